@@ -1,0 +1,80 @@
+import type { Kysely } from 'kysely';
+import { LRUCache } from 'lru-cache';
+import type { Broadcast } from '../redis/broadcast.js';
+import { findKeyByHash, touchKey } from '../storage/api-keys.js';
+import type { Database } from '../storage/schema.js';
+import { findTenant } from '../storage/tenants.js';
+import { hashKey } from './key-material.js';
+
+export interface Principal {
+  keyId: string;
+  tenantId: string;
+  prefix: string;
+  ratePerMinute: number;
+  plan: string;
+  addons: string[];
+}
+
+export interface KeyResolverOptions {
+  /** 0 disables the cache (embedded mode: another process — the CLI — may revoke a key at any time). */
+  cacheTtlMs: number;
+  broadcast: Broadcast;
+}
+
+const TOUCH_EVERY_MS = 60_000;
+
+/**
+ * Resolves an API key to its tenant. Only active keys are cached, and only when revocations are broadcast
+ * (Redis), so a revoked key fails on the next request in every process and replica.
+ */
+export class KeyResolver {
+  private readonly cache?: LRUCache<string, Principal>;
+  private readonly touched = new LRUCache<string, number>({ max: 50_000 });
+
+  constructor(private readonly db: Kysely<Database>, private readonly options: KeyResolverOptions) {
+    if (options.cacheTtlMs > 0) this.cache = new LRUCache({ max: 50_000, ttl: options.cacheTtlMs });
+    options.broadcast.subscribe((message) => {
+      if (message.type === 'key_revoked' && typeof message.hash === 'string') this.cache?.delete(message.hash);
+      if (message.type === 'tenant_changed') this.cache?.clear();
+    });
+  }
+
+  async resolve(rawKey: string): Promise<Principal | undefined> {
+    const hash = hashKey(rawKey);
+    const cached = this.cache?.get(hash);
+    if (cached) {
+      this.touch(cached.keyId);
+      return cached;
+    }
+    const key = await findKeyByHash(this.db, hash);
+    if (!key || key.revokedAt !== null) return undefined;
+    const tenant = await findTenant(this.db, key.tenantId);
+    if (!tenant) return undefined;
+    const principal: Principal = {
+      keyId: key.keyId,
+      tenantId: key.tenantId,
+      prefix: key.prefix,
+      ratePerMinute: key.ratePerMinute,
+      plan: tenant.plan,
+      addons: tenant.addons,
+    };
+    this.cache?.set(hash, principal);
+    this.touch(key.keyId);
+    return principal;
+  }
+
+  /** Announces a revocation to every process (and drops it locally at once). */
+  async revoked(hash: string): Promise<void> {
+    this.cache?.delete(hash);
+    await this.options.broadcast.publish({ type: 'key_revoked', hash });
+  }
+
+  // last_used_at is informational: written at most once a minute per key, off the request path.
+  private touch(keyId: string): void {
+    const now = Date.now();
+    const last = this.touched.get(keyId);
+    if (last !== undefined && now - last < TOUCH_EVERY_MS) return;
+    this.touched.set(keyId, now);
+    touchKey(this.db, keyId, now).catch(() => {});
+  }
+}

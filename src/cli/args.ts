@@ -1,0 +1,18 @@
+import { parseArgs } from 'node:util';
+import { UsageError } from './main.js';
+
+export function parse(args: string[], options: Record<string, { type: 'string' }>) {
+  try {
+    return parseArgs({ args, options, allowPositionals: true, strict: true });
+  } catch (err) {
+    throw new UsageError((err as Error).message);
+  }
+}
+
+export function positiveInt(value: string | undefined, name: string, max: number): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > max) throw new UsageError(`${name} must be an integer from 1 to ${max}`);
+  return Number(value);
+}
+
+export const TENANT_ID = /^[A-Za-z0-9_.-]{1,64}$/;

@@ -1,0 +1,50 @@
+import { ConfigError, loadConfig } from '../config/load.js';
+import { StartupError } from '../runtime.js';
+import { configTable } from './config-table.js';
+import { keysCommand } from './keys.js';
+import { migrateCommand } from './migrate.js';
+import { quickstartCommand, serveCommand } from './serve.js';
+import { tenantsCommand } from './tenants.js';
+
+const USAGE = `Usage: bastion <command>
+  serve                                        start both listeners
+  quickstart                                   create a first key if none exists, print it, then serve
+  migrate                                      apply storage migrations
+  keys create --tenant ID [--name N] [--rate N]   create an API key (printed once)
+  keys list [--tenant ID]                      list keys (prefixes only)
+  keys revoke KEY_ID                           revoke a key everywhere
+  tenants create ID [--plan P]                 create a tenant
+  config-table                                 print the configuration table (Markdown)`;
+
+/** Returns the process exit code. Errors are printed as one clear line, never with request content. */
+export async function main(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  try {
+    switch (command) {
+      case 'serve':
+        return await serveCommand(loadConfig());
+      case 'quickstart':
+        return await quickstartCommand(loadConfig());
+      case 'migrate':
+        return await migrateCommand(loadConfig());
+      case 'keys':
+        return await keysCommand(loadConfig(), rest);
+      case 'tenants':
+        return await tenantsCommand(loadConfig(), rest);
+      case 'config-table':
+        process.stdout.write(configTable());
+        return 0;
+      default:
+        process.stderr.write(USAGE + '\n');
+        return command === undefined || command === 'help' || command === '--help' ? 0 : 2;
+    }
+  } catch (err) {
+    if (err instanceof ConfigError || err instanceof StartupError || err instanceof UsageError) {
+      process.stderr.write(`bastion: ${err.message}\n`);
+      return 2;
+    }
+    throw err;
+  }
+}
+
+export class UsageError extends Error {}

@@ -1,0 +1,52 @@
+import type { Config } from '../config/schema.js';
+import { DEFAULT_PLAN } from '../config/plans.js';
+import { startGateway } from '../runtime.js';
+import { countActiveKeys, createApiKey } from '../storage/api-keys.js';
+import { migrate, openStorage } from '../storage/database.js';
+import { ensureTenant } from '../storage/tenants.js';
+
+export async function serveCommand(config: Config): Promise<number> {
+  const gateway = await startGateway(config);
+  const { proxy, admin } = gateway.ports;
+  gateway.services.logger.info({ proxyPort: proxy, adminPort: admin, storage: gateway.services.storage.dialect, redis: Boolean(config.redisUrl) }, 'bastion listening');
+  await new Promise<void>((resolve) => {
+    const stop = (signal: string) => {
+      gateway.services.logger.info({ signal }, 'shutting down: draining in-flight requests');
+      // A drain that outlives the grace period is cut short: Kubernetes will SIGKILL soon after anyway.
+      const timer = setTimeout(() => {
+        gateway.services.logger.warn({ graceMs: config.shutdownGraceMs }, 'grace period over; closing remaining connections');
+        gateway.proxy.server.closeAllConnections();
+        gateway.admin.server.closeAllConnections();
+      }, config.shutdownGraceMs);
+      timer.unref();
+      gateway.close().finally(() => {
+        clearTimeout(timer);
+        resolve();
+      });
+    };
+    process.once('SIGTERM', () => stop('SIGTERM'));
+    process.once('SIGINT', () => stop('SIGINT'));
+  });
+  return 0;
+}
+
+/** `npm start`: a fresh clone gets a tenant and a first key (printed once), then the gateway. */
+export async function quickstartCommand(config: Config): Promise<number> {
+  if (config.apiKeys.length === 0 && !config.allowUnauthenticated) {
+    const storage = openStorage(config.databaseUrl);
+    try {
+      await migrate(storage);
+      if ((await countActiveKeys(storage.db)) === 0) {
+        await ensureTenant(storage.db, 'default', DEFAULT_PLAN);
+        const { key, record } = await createApiKey(storage.db, { tenantId: 'default', name: 'quickstart', ratePerMinute: config.defaultRatePerMinute, source: 'cli' });
+        process.stdout.write(
+          `\nCreated a first API key for tenant "default" (${record.keyId}). It is shown only this once:\n\n  ${key}\n\n` +
+            `Try: curl -H 'X-API-Key: ${key}' http://${config.host}:${config.port}/health\n\n`,
+        );
+      }
+    } finally {
+      await storage.close();
+    }
+  }
+  return serveCommand(config);
+}

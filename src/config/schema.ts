@@ -1,0 +1,129 @@
+import defaults from '../../config/defaults.json' with { type: 'json' };
+
+/**
+ * One schema for all configuration: each setting names its environment variable, its parser and bounds,
+ * and documents itself (README's configuration table is generated from the same list by
+ * `node bin/bastion.js config-table`).
+ */
+
+type Parser<T> = (raw: string) => T;
+
+export interface Setting<T> {
+  env: string;
+  description: string;
+  default: T | undefined;
+  parse: Parser<T>;
+  /** Never echoed in errors or logs. */
+  secret?: boolean;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly variable: string, readonly allowed: string) {
+    super(`Invalid ${variable}: expected ${allowed}.`);
+  }
+}
+
+const int = (min: number, max: number): Parser<number> => (raw) => {
+  if (!/^-?\d+$/.test(raw.trim())) throw new Error(`an integer from ${min} to ${max}`);
+  const n = Number(raw);
+  if (n < min || n > max) throw new Error(`an integer from ${min} to ${max}`);
+  return n;
+};
+
+const bool: Parser<boolean> = (raw) => {
+  const v = raw.trim().toLowerCase();
+  if (v === 'true' || v === '1') return true;
+  if (v === 'false' || v === '0' || v === '') return false;
+  throw new Error('true or false');
+};
+
+const oneOf = <T extends string>(...values: T[]): Parser<T> => (raw) => {
+  if ((values as string[]).includes(raw)) return raw as T;
+  throw new Error(`one of ${values.join(', ')}`);
+};
+
+const text = (minLength = 1, maxLength = 4096): Parser<string> => (raw) => {
+  if (raw.length < minLength || raw.length > maxLength) throw new Error(`a string of ${minLength} to ${maxLength} characters`);
+  return raw;
+};
+
+const databaseUrl: Parser<string> = (raw) => {
+  if (/^sqlite:.+/.test(raw) || /^postgres(ql)?:\/\/.+/.test(raw)) return raw;
+  throw new Error('sqlite:<path> or postgres://user@host:port/db');
+};
+
+const redisUrl: Parser<string> = (raw) => {
+  if (/^rediss?:\/\/.+/.test(raw)) return raw;
+  throw new Error('redis://host:port[/db] or rediss://…');
+};
+
+/** `tenant:key` pairs, comma-separated (bootstrap keys, SPEC §5 rule 4). */
+export interface BootstrapKey {
+  tenant: string;
+  key: string;
+}
+const bootstrapKeys: Parser<BootstrapKey[]> = (raw) => {
+  const pairs = raw.split(',').map((p) => p.trim()).filter(Boolean);
+  return pairs.map((pair) => {
+    const i = pair.indexOf(':');
+    const tenant = pair.slice(0, i);
+    const key = pair.slice(i + 1);
+    if (i < 1 || !/^[A-Za-z0-9_.-]{1,64}$/.test(tenant) || key.length < 16 || key.length > 256) {
+      throw new Error('comma-separated tenant:key pairs (tenant 1–64 of [A-Za-z0-9_.-], key 16–256 characters)');
+    }
+    return { tenant, key };
+  });
+};
+
+/** Fastify trustProxy: false, true, a hop count, or a comma-separated list of addresses/CIDRs. */
+const trustProxy: Parser<boolean | number | string[]> = (raw) => {
+  if (raw === 'false' || raw === '') return false;
+  if (raw === 'true') return true;
+  if (/^\d{1,2}$/.test(raw)) return Number(raw);
+  const list = raw.split(',').map((s) => s.trim()).filter(Boolean);
+  if (list.every((s) => /^[0-9a-fA-F:.]+(\/\d{1,3})?$/.test(s))) return list;
+  throw new Error('false, true, a hop count, or comma-separated IPs/CIDRs of trusted proxies');
+};
+
+const master: Parser<Buffer> = (raw) => {
+  const buf = /^[0-9a-fA-F]{64}$/.test(raw) ? Buffer.from(raw, 'hex') : Buffer.from(raw, 'base64');
+  if (buf.length !== 32) throw new Error('32 bytes as 64 hex characters or base64');
+  return buf;
+};
+
+function setting<T>(env: string, description: string, parse: Parser<T>, def: T | undefined, secret = false): Setting<T> {
+  return { env, description, parse, default: def, secret };
+}
+
+export const SCHEMA = {
+  host: setting('BASTION_HOST', 'Bind address of both listeners', text(1, 255), defaults.host),
+  port: setting('BASTION_PORT', 'Data-plane port (/filter, /v1/*, /health)', int(0, 65535), defaults.port),
+  adminPort: setting('BASTION_ADMIN_PORT', 'Admin listener port (portal, agents, financial, tunnels, /admin)', int(0, 65535), defaults.adminPort),
+  databaseUrl: setting('DATABASE_URL', 'Storage: sqlite:<path> (embedded) or postgres://… (scale-out)', databaseUrl, defaults.databaseUrl),
+  redisUrl: setting('REDIS_URL', 'Optional. Shared rate windows, monthly counters, key revocation and ERS across replicas', redisUrl, undefined),
+  redisPrefix: setting('BASTION_REDIS_PREFIX', 'Prefix of every Redis key Bastion writes', text(1, 64), defaults.redisPrefix),
+  allowUnauthenticated: setting('ALLOW_UNAUTHENTICATED', 'Start even when no API key exists (SPEC §5 rule 4: fails closed otherwise)', bool, false),
+  apiKeys: setting('BASTION_API_KEYS', 'Bootstrap keys: comma-separated tenant:key pairs, stored hashed at start', bootstrapKeys, [], true),
+  adminKey: setting('BASTION_ADMIN_KEY', 'Operator secret for X-Admin-Key routes (admin routes answer 503 when unset)', text(24, 512), undefined, true),
+  masterKey: setting('BASTION_MASTER_KEY', '32-byte key (hex or base64) encrypting TOTP secrets and private keys at rest', master, undefined, true),
+  bodyLimitBytes: setting('BASTION_BODY_LIMIT', 'Maximum request body in bytes (413 beyond)', int(1024, 64 * 1024 * 1024), defaults.bodyLimitBytes),
+  contentLimitBytes: setting('BASTION_CONTENT_LIMIT', 'Maximum /filter content length in bytes (413 beyond)', int(256, 16 * 1024 * 1024), defaults.contentLimitBytes),
+  demoContentLimitBytes: setting('BASTION_DEMO_CONTENT_LIMIT', 'Maximum /demo/filter content length in bytes', int(64, 65536), defaults.demoContentLimitBytes),
+  batchMaxItems: setting('BASTION_BATCH_MAX_ITEMS', 'Maximum items in one /filter/batch', int(1, 1000), defaults.batchMaxItems),
+  defaultRatePerMinute: setting('BASTION_DEFAULT_RATE', 'Requests per minute of a key created without --rate', int(1, 1_000_000), defaults.defaultRatePerMinute),
+  demoRatePerMinute: setting('BASTION_DEMO_RATE', '/demo/filter requests per minute per client IP', int(1, 10_000), defaults.demoRatePerMinute),
+  trustProxy: setting('BASTION_TRUST_PROXY', 'Which proxies may set X-Forwarded-For (false, true, hop count, or IPs/CIDRs)', trustProxy, trustProxy(defaults.trustProxy)),
+  logLevel: setting('BASTION_LOG_LEVEL', 'Log level (metadata only; content is never logged)', oneOf('fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'), defaults.logLevel as 'info'),
+  keyCacheTtlMs: setting('BASTION_KEY_CACHE_TTL_MS', 'API-key cache lifetime; used only with Redis, which broadcasts revocations', int(0, 600_000), defaults.keyCacheTtlMs),
+  shutdownGraceMs: setting('BASTION_SHUTDOWN_GRACE_MS', 'How long SIGTERM waits for in-flight requests', int(0, 600_000), defaults.shutdownGraceMs),
+  workers: setting('BASTION_WORKERS', 'Inspection worker threads (0 = available cores)', int(0, 256), defaults.workers),
+  inspectQueueLimit: setting('BASTION_INSPECT_QUEUE', 'Inspections waiting for a worker before 503', int(1, 100_000), defaults.inspectQueueLimit),
+  ersHalfLifeSeconds: setting('BASTION_ERS_HALF_LIFE_S', 'Entity risk score half-life: how fast a shadow-banned entity recovers', int(10, 604_800), defaults.ersHalfLifeSeconds),
+  inspectTimeoutMs: setting('BASTION_INSPECT_TIMEOUT_MS', 'Per-request inspection deadline (504 beyond, never an allow)', int(10, 60_000), defaults.inspectTimeoutMs),
+} as const;
+
+type Schema = typeof SCHEMA;
+type ValueOf<S> = S extends Setting<infer T> ? T : never;
+export type Config = {
+  [K in keyof Schema]: Schema[K]['default'] extends undefined ? ValueOf<Schema[K]> | undefined : ValueOf<Schema[K]>;
+};

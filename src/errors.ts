@@ -1,0 +1,95 @@
+/**
+ * The one error catalogue. Every error a client can see is declared here with its code, status and
+ * message. Codes are compared by string (errors crossing a worker boundary lose their prototype).
+ * Body shape: `{"error":{"code","message",...extra}}`; 422 uses the validation-error shape instead.
+ */
+
+export const ERRORS = {
+  UNAUTHENTICATED: { status: 401, message: 'Missing or unknown API key. Send it in the X-API-Key header.' },
+  ADMIN_UNAUTHENTICATED: { status: 401, message: 'Missing or wrong admin key. Send it in the X-Admin-Key header.' },
+  ADMIN_DISABLED: { status: 503, message: 'Admin routes are disabled: BASTION_ADMIN_KEY is not configured.' },
+  QUERY_KEY_REFUSED: {
+    status: 401,
+    message: 'API keys are never accepted in the query string. Send the key in the X-API-Key header and rotate the exposed key.',
+  },
+  PLAN_TOO_LOW: { status: 403, message: 'Your plan does not include this route. Upgrade to use it.' },
+  ORIGIN_FORBIDDEN: { status: 403, message: 'This Origin is not allowed.' },
+  ADDON_REQUIRED: { status: 402, message: 'This route needs an add-on that is not purchased.' },
+  NOT_FOUND: { status: 404, message: 'No such route.' },
+  RESOURCE_NOT_FOUND: { status: 404, message: 'No such resource.' },
+  METHOD_NOT_ALLOWED: { status: 405, message: 'Method not allowed on this route.' },
+  CONFLICT: { status: 409, message: 'The resource already exists.' },
+  PAYLOAD_TOO_LARGE: { status: 413, message: 'Request body exceeds the configured limit.' },
+  CONTENT_TOO_LARGE: { status: 413, message: 'Content exceeds the configured inspection limit.' },
+  UNSUPPORTED_MEDIA_TYPE: { status: 415, message: 'Send the body as application/json.' },
+  VALIDATION: { status: 422, message: 'Request validation failed.' },
+  RATE_LIMITED: { status: 429, message: 'Per-minute request window exceeded. Retry after the Retry-After delay.' },
+  QUOTA_EXCEEDED: { status: 429, message: 'Monthly request quota exceeded for your plan.' },
+  INTERNAL: { status: 500, message: 'The gateway failed. Retry with backoff; this is not a block verdict.' },
+  INSPECTION_FAILED: { status: 500, message: 'Inspection failed. The content was not judged; this is not an allow verdict.' },
+  UPSTREAM_UNREACHABLE: { status: 502, message: 'The upstream could not be reached.' },
+  OVERLOADED: { status: 503, message: 'The inspection queue is full. Retry after the Retry-After delay.' },
+  LIMITER_UNAVAILABLE: {
+    status: 503,
+    message: 'The shared rate-limit store (Redis) is unreachable; requests are refused rather than let through unmetered.',
+  },
+  STORAGE_UNAVAILABLE: { status: 503, message: 'The database is unreachable.' },
+  SHUTTING_DOWN: { status: 503, message: 'The gateway is shutting down. Retry on another replica.' },
+  INSPECTION_TIMEOUT: { status: 504, message: 'Inspection missed its deadline. The content was not judged; this is not an allow verdict.' },
+  UPSTREAM_TIMEOUT: { status: 504, message: 'The upstream did not answer in time.' },
+} as const satisfies Record<string, { status: number; message: string }>;
+
+export type ErrorName = keyof typeof ERRORS;
+
+/** Stable wire code: `BASTION_ERR_RATE_LIMITED`. */
+export function errorCode(name: ErrorName): string {
+  return `BASTION_ERR_${name}`;
+}
+
+export class BastionError extends Error {
+  readonly code: string;
+  readonly statusCode: number;
+  /** Extra fields merged into the error body (e.g. `upgrade_url`, `addon`). */
+  readonly extra: Record<string, unknown>;
+  /** Response headers to set with the error (e.g. Retry-After). */
+  readonly headers: Record<string, string>;
+
+  constructor(
+    name: ErrorName,
+    options: { message?: string; extra?: Record<string, unknown>; headers?: Record<string, string>; cause?: unknown } = {},
+  ) {
+    super(options.message ?? ERRORS[name].message, { cause: options.cause });
+    this.name = 'BastionError';
+    this.code = errorCode(name);
+    this.statusCode = ERRORS[name].status;
+    this.extra = options.extra ?? {};
+    this.headers = options.headers ?? {};
+  }
+
+  toBody(): { error: Record<string, unknown> } {
+    return { error: { code: this.code, message: this.message, ...this.extra } };
+  }
+}
+
+export function isBastionError(err: unknown): err is BastionError {
+  return err instanceof BastionError;
+}
+
+/** A validation-error item: FastAPI-compatible `HTTPValidationError.detail[]`. */
+export interface ValidationIssue {
+  loc: (string | number)[];
+  msg: string;
+  type: string;
+}
+
+/** Thrown by handlers for checks a schema cannot express; answered as 422 with the validation-error shape. */
+export class RequestValidationError extends Error {
+  constructor(readonly issues: ValidationIssue[]) {
+    super('Request validation failed');
+    this.name = 'RequestValidationError';
+  }
+}
+
+export function validationBody(detail: ValidationIssue[]): { detail: ValidationIssue[] } {
+  return { detail };
+}

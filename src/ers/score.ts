@@ -1,0 +1,33 @@
+import type { RiskLevel } from '../inspect/types.js';
+
+/**
+ * Entity risk score (SPEC §1 layer 8): a time-decayed ratio of risk to *all* requests.
+ *   R ← R·d + risk(verdict),  N ← N·d + 1,  d = 2^(−Δt / halfLife),  score = R / (N + PRIOR)
+ * The denominator counts every request, so one attack among many clean requests barely moves the score,
+ * and the prior stops a single blocked request from banning an entity. Both sums decay, so an entity recovers.
+ */
+export const SHADOW_BAN_THRESHOLD = 0.75;
+export const PRIOR = 3;
+
+export const RISK_WEIGHT: Record<RiskLevel, number> = { LOW: 0, MEDIUM: 0.25, HIGH: 0.8, BLOCK: 1 };
+
+export interface ErsCounters {
+  risk: number;
+  requests: number;
+  /** Epoch ms of the last update. */
+  at: number;
+}
+
+export function decay(c: ErsCounters, now: number, halfLifeMs: number): ErsCounters {
+  const d = Math.pow(2, -Math.max(0, now - c.at) / halfLifeMs);
+  return { risk: c.risk * d, requests: c.requests * d, at: now };
+}
+
+export function scoreOf(c: ErsCounters): number {
+  return c.risk / (c.requests + PRIOR);
+}
+
+export function update(c: ErsCounters, level: RiskLevel, now: number, halfLifeMs: number): ErsCounters {
+  const d = decay(c, now, halfLifeMs);
+  return { risk: d.risk + RISK_WEIGHT[level], requests: d.requests + 1, at: now };
+}

@@ -1,0 +1,91 @@
+import swagger from '@fastify/swagger';
+import type { FastifyInstance } from 'fastify';
+
+const RATE_HEADERS = {
+  'RateLimit-Policy': { type: 'string', description: 'draft-ietf-httpapi-ratelimit-headers-09 policies, e.g. `"requests-per-minute";q=60;w=60`' },
+  RateLimit: { type: 'string', description: 'Present when the request consumed a window: `"requests-per-minute";r=59;t=60`' },
+  'RateLimit-Limit': { type: 'integer', description: 'Earlier draft spelling of the quota' },
+  'RateLimit-Remaining': { type: 'integer', description: 'Earlier draft spelling of r' },
+  'RateLimit-Reset': { type: 'integer', description: 'Earlier draft spelling of t (delta-seconds)' },
+  'X-RateLimit-Limit': { type: 'integer', description: 'Pre-draft mirror' },
+  'X-RateLimit-Remaining': { type: 'integer', description: 'Pre-draft mirror' },
+  'X-RateLimit-Reset': { type: 'integer', description: 'Pre-draft mirror: Unix epoch seconds, not a delta' },
+};
+
+const errorSchema = {
+  type: 'object',
+  properties: { error: { type: 'object', properties: { code: { type: 'string' }, message: { type: 'string' } }, required: ['code', 'message'] } },
+};
+const validationSchema = {
+  type: 'object',
+  title: 'HTTPValidationError',
+  properties: {
+    detail: {
+      type: 'array',
+      items: {
+        type: 'object',
+        properties: { loc: { type: 'array', items: { anyOf: [{ type: 'string' }, { type: 'integer' }] } }, msg: { type: 'string' }, type: { type: 'string' } },
+        required: ['loc', 'msg', 'type'],
+      },
+    },
+  },
+};
+
+const json = (schema: object) => ({ 'application/json': { schema } });
+
+export type Security = 'apiKey' | 'adminKey' | 'bearer' | 'public';
+
+/**
+ * @fastify/swagger in dynamic mode, with the conventions every route shares added to the document only
+ * (so they never change how responses are serialised): security, error responses and rate-limit headers.
+ */
+export async function registerOpenApi(app: FastifyInstance, title: string): Promise<void> {
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: { title, version: '7.9.0', description: 'Bastion AI security gateway. Blocked verdicts are delivered with HTTP 200: read the body.' },
+      components: {
+        securitySchemes: {
+          apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
+          adminKey: { type: 'apiKey', in: 'header', name: 'X-Admin-Key' },
+          bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
+        },
+      },
+    },
+    transform: ({ schema, url, route }) => {
+      const cfg = (route.config ?? {}) as { security?: Security; rateLimited?: boolean };
+      const security = cfg.security ?? 'public';
+      const doc = { ...(schema ?? {}) } as Record<string, unknown>;
+      const responses = { ...((doc.response as Record<string, unknown>) ?? {}) };
+      const ok = Object.keys(responses).find((c) => c.startsWith('2')) ?? '200';
+      responses[ok] = { ...(responses[ok] as object), headers: RATE_HEADERS };
+      responses['422'] ??= { description: 'Request validation failed', content: json(validationSchema) };
+      if (security !== 'public') {
+        responses['401'] ??= {
+          description: 'Missing or unknown credentials',
+          headers: { 'WWW-Authenticate': { type: 'string', description: '`ApiKey`' } },
+          content: json(errorSchema),
+        };
+      }
+      if (cfg.rateLimited) {
+        responses['429'] ??= {
+          description: 'Per-minute window or monthly quota exceeded; a monthly 429 carries `upgrade_url`',
+          headers: { ...RATE_HEADERS, 'Retry-After': { type: 'integer', description: 'Delta-seconds; same instant as the reset' } },
+          content: json(errorSchema),
+        };
+      }
+      responses['5XX'] ??= { description: 'The gateway failed: retry with backoff, never a block verdict', content: json(errorSchema) };
+      doc.response = responses;
+      if (security !== 'public') doc.security = [{ [security]: [] }];
+      return { schema: doc, url };
+    },
+  });
+  app.get('/openapi.json', { schema: { hide: true }, config: { auth: 'public' } }, async () => app.swagger());
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    security?: Security;
+    rateLimited?: boolean;
+  }
+}

@@ -1,0 +1,7 @@
+import type { Layer } from '../types.js';
+
+// Placeholder: to be implemented (issue 3).
+export const secretsLayer: Layer = {
+  name: 'secrets',
+  run() {},
+};

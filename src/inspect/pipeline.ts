@@ -1,0 +1,59 @@
+import { performance } from 'node:perf_hooks';
+import { LAYERS } from './registry.js';
+import { redact } from './redact.js';
+import {
+  DEFAULT_POLICY,
+  type InspectionContext,
+  type InspectionRequest,
+  type Layer,
+  type Verdict,
+} from './types.js';
+
+function createContext(req: InspectionRequest): InspectionContext {
+  const policy = { ...DEFAULT_POLICY, ...req.policy, strict: req.strict ?? req.policy?.strict ?? false };
+  return {
+    content: req.content,
+    kind: req.kind,
+    policy,
+    ers: req.ers ?? { score: 0, shadowBanned: false },
+    views: [{ name: 'original', text: req.content }],
+    flags: [],
+    secrets: [],
+    signals: {},
+    neutralize: [],
+    risk: 'LOW',
+    action: 'allow',
+  };
+}
+
+/**
+ * Runs the nine layers in SPEC §1 order and returns the verdict.
+ * A layer that throws propagates: the caller must answer 5xx, never "allowed".
+ */
+export function inspect(req: InspectionRequest, layers: readonly Layer[] = LAYERS): Verdict {
+  const ctx = createContext(req);
+  const timings: Record<string, number> = {};
+  const started = performance.now();
+  for (const layer of layers) {
+    if (ctx.halted && layer.name !== 'decision') continue;
+    const t0 = performance.now();
+    layer.run(ctx);
+    timings[layer.name] = round(performance.now() - t0);
+  }
+  timings.total = round(performance.now() - started);
+  const blocked = ctx.action === 'block';
+  return {
+    allowed: !blocked,
+    risk_level: ctx.risk,
+    action: ctx.action,
+    redacted_content: ctx.action === 'redact' ? redact(ctx.content, ctx.secrets, ctx.neutralize) : ctx.content,
+    flags: ctx.flags,
+    secrets: ctx.secrets,
+    ...(ctx.threatFamily ? { threat_family: ctx.threatFamily } : {}),
+    timings_ms: timings,
+  };
+}
+
+function round(ms: number): number {
+  return Math.round(ms * 1000) / 1000;
+}

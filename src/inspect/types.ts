@@ -1,0 +1,150 @@
+/**
+ * The one contract every inspection layer implements. The pipeline is pure:
+ * no I/O, no clocks other than for timings, no globals mutated between calls.
+ * The same code runs in the worker pool, in tests and in `npm run eval`.
+ */
+
+export const KINDS = ['prompt', 'tool_result', 'tool_call', 'output'] as const;
+export type Kind = (typeof KINDS)[number];
+
+export const RISK_LEVELS = ['LOW', 'MEDIUM', 'HIGH', 'BLOCK'] as const;
+export type RiskLevel = (typeof RISK_LEVELS)[number];
+
+export type Action = 'allow' | 'redact' | 'block';
+
+/** SPEC §1 order. */
+export const LAYER_NAMES = [
+  'topology',
+  'obfuscation',
+  'secrets',
+  'semantic',
+  'hyperbolic',
+  'causal',
+  'phishing',
+  'ers',
+  'decision',
+] as const;
+export type LayerName = (typeof LAYER_NAMES)[number];
+
+export interface Span {
+  start: number;
+  end: number;
+}
+
+/** One reason a layer found the content risky. `score` is in [0, 1]. */
+export interface Flag {
+  layer: LayerName;
+  /** Machine-readable reason, e.g. `invisible_characters`, `prompt_injection`, `aws_access_key`. */
+  type: string;
+  score: number;
+  /** Short human-readable explanation. Never echoes more than a few characters of content. */
+  detail?: string;
+  /** Offsets into the submitted content, when the reason is located. */
+  span?: Span;
+  /** Threat-taxonomy category this flag supports (e.g. `injection`, `exfiltration`). */
+  category?: string;
+}
+
+/** A credential or PII value found in the submitted content. */
+export interface SecretFinding {
+  type: string;
+  start: number;
+  end: number;
+  /** True for personal data (email, phone, card, IBAN, national id) rather than credentials. */
+  pii?: boolean;
+}
+
+/** A normalised reading of the content that later layers scan (SPEC §1: obfuscation decoder). */
+export interface View {
+  /** e.g. `original`, `nfkc`, `skeleton`, `base64`, `rot13`, `leet`. */
+  name: string;
+  text: string;
+  /** For decoded views: where in the content the decoded part came from. */
+  source?: Span;
+}
+
+export interface TenantPolicy {
+  /** Strict mode also blocks MEDIUM. */
+  strict: boolean;
+  /** What to do with a credential or PII finding: replace it with a placeholder, or block the request. */
+  secretMode: 'redact' | 'block';
+  /** Per-category override of the decision: block, redact (neutralise the cause) or only flag. */
+  categoryActions: Record<string, 'block' | 'redact' | 'flag'>;
+  /** Domains (and their subdomains) the phishing guard never flags. */
+  allowDomains: string[];
+  /** Causal arbiter: neutralise an operative span instead of blocking the whole request, where possible. */
+  neutralizeCauses: boolean;
+}
+
+export const DEFAULT_POLICY: TenantPolicy = {
+  strict: false,
+  secretMode: 'redact',
+  categoryActions: {},
+  allowDomains: [],
+  neutralizeCauses: false,
+};
+
+/** Entity risk state read by the caller before inspection (layer 8 reads it, never writes it). */
+export interface ErsState {
+  score: number;
+  shadowBanned: boolean;
+}
+
+/** A detection rule produced by the evolution loop and loaded into the pipeline. */
+export interface DynamicRule {
+  id: string;
+  kind: 'regex' | 'phrase' | 'exemplar';
+  pattern: string;
+  family?: string;
+}
+
+export interface InspectionRequest {
+  content: string;
+  kind: Kind;
+  strict?: boolean;
+  policy?: Partial<TenantPolicy>;
+  ers?: ErsState;
+}
+
+/**
+ * Mutable state handed from layer to layer within one inspection.
+ * Layers append to `flags`/`secrets`/`views` and write named `signals`.
+ */
+export interface InspectionContext {
+  readonly content: string;
+  readonly kind: Kind;
+  readonly policy: TenantPolicy;
+  readonly ers: ErsState;
+  /** views[0] is always the original content. */
+  views: View[];
+  flags: Flag[];
+  secrets: SecretFinding[];
+  /** Named numeric signals shared between layers, e.g. `semantic.probability`. */
+  signals: Record<string, number>;
+  /** Most specific threat-taxonomy node the hyperbolic layer is confident about. */
+  threatFamily?: string;
+  /** Spans the causal arbiter judged to be the operative cause and safe to neutralise. */
+  neutralize: Span[];
+  /** Set by a layer that has seen enough (e.g. a pathological payload): later layers except decision are skipped. */
+  halted?: boolean;
+  /** Final decision, written by the decision layer. */
+  risk: RiskLevel;
+  action: Action;
+}
+
+export interface Layer {
+  readonly name: LayerName;
+  run(ctx: InspectionContext): void;
+}
+
+/** The verdict returned by `inspect()`; the HTTP layer adds request_id and ERS. */
+export interface Verdict {
+  allowed: boolean;
+  risk_level: RiskLevel;
+  action: Action;
+  redacted_content: string;
+  flags: Flag[];
+  secrets: SecretFinding[];
+  threat_family?: string;
+  timings_ms: Record<string, number>;
+}

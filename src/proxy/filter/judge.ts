@@ -1,0 +1,54 @@
+import type { FastifyRequest } from 'fastify';
+import { BastionError } from '../../errors.js';
+import type { ErsState, InspectionRequest, Kind, Verdict } from '../../inspect/types.js';
+
+export interface Item {
+  content: string;
+  kind?: Kind;
+}
+
+export interface JudgeOptions {
+  strict?: boolean;
+  /** ERS entity, or undefined for routes that keep no entity score (/demo/filter). */
+  entity?: string;
+  contentLimitBytes: number;
+}
+
+export type Judgement = Verdict & { request_id: string; ers: { score: number; shadow_banned: boolean } };
+
+/**
+ * Shared by /filter, /filter/batch and /demo/filter: bound the content, read ERS, inspect in the pool,
+ * record the outcome in ERS. The response reports ERS as it stood when the request was judged.
+ */
+export async function judge(request: FastifyRequest, items: Item[], options: JudgeOptions): Promise<Judgement[]> {
+  items.forEach((item, i) => {
+    if (Buffer.byteLength(item.content, 'utf8') > options.contentLimitBytes) {
+      throw new BastionError('CONTENT_TOO_LARGE', {
+        message: `Content exceeds the inspection limit of ${options.contentLimitBytes} bytes.`,
+        extra: { limit_bytes: options.contentLimitBytes, ...(items.length > 1 ? { item: i } : {}) },
+      });
+    }
+  });
+  const { ers, inspector } = request.server.services;
+  const before: ErsState = options.entity ? await ers.read(options.entity) : { score: 0, shadowBanned: false };
+  const requests: InspectionRequest[] = items.map((item) => ({
+    content: item.content,
+    kind: item.kind ?? 'prompt',
+    strict: options.strict ?? false,
+    ers: before,
+  }));
+  const verdicts = await inspector.inspect(requests);
+  if (options.entity) await ers.record(options.entity, verdicts.map((v) => v.risk_level));
+  request.verdictSummary = summarise(verdicts);
+  return verdicts.map((v, i) => ({
+    request_id: items.length > 1 ? `${request.id}.${i}` : request.id,
+    ...v,
+    ers: { score: before.score, shadow_banned: before.shadowBanned },
+  }));
+}
+
+/** Metadata for the access log: e.g. `block/HIGH` or `batch:3 blocked:1`. */
+function summarise(verdicts: Verdict[]): string {
+  if (verdicts.length === 1) return `${verdicts[0].action}/${verdicts[0].risk_level}`;
+  return `batch:${verdicts.length} blocked:${verdicts.filter((v) => !v.allowed).length}`;
+}

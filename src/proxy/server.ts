@@ -1,0 +1,32 @@
+import type { FastifyInstance } from 'fastify';
+import { createHttpApp } from '../http/create-app.js';
+import { registerOpenApi } from '../http/openapi.js';
+import { probeRoutes } from '../http/probes.js';
+import type { Services } from '../services.js';
+import { authenticate } from './hooks/authenticate.js';
+import { limitPerKey, writeRateLimitHeaders } from './hooks/rate-limit.js';
+import { filterRoutes } from './routes/filter.js';
+import { healthRoute } from './routes/health.js';
+
+/**
+ * The data plane listener (BASTION_PORT): /filter, /v1/*, /health.
+ * Lifecycle: onRequest authenticates and meters → validation → handler inspects and answers or forwards.
+ */
+export async function buildProxyServer(services: Services): Promise<FastifyInstance> {
+  const app = createHttpApp({ logger: services.logger, bodyLimit: services.config.bodyLimitBytes, trustProxy: services.config.trustProxy });
+  app.decorate('services', services);
+  await registerOpenApi(app, 'Bastion data plane');
+
+  app.addHook('onRequest', async (request, reply) => {
+    const config = request.routeOptions.config;
+    if (config.auth === 'public' || request.is404) return;
+    await authenticate(request, reply);
+    await limitPerKey(request, reply);
+  });
+  app.addHook('onSend', writeRateLimitHeaders);
+
+  await app.register(probeRoutes);
+  await app.register(healthRoute);
+  await app.register(filterRoutes);
+  return app;
+}

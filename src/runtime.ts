@@ -1,0 +1,112 @@
+import type { FastifyInstance } from 'fastify';
+import type { DestinationStream } from 'pino';
+import { buildAdminServer } from './admin/server.js';
+import { KeyResolver } from './auth/key-resolver.js';
+import type { Config } from './config/schema.js';
+import { createLogger } from './http/logging.js';
+import { databaseQuota, redisQuota } from './limits/monthly-quota.js';
+import { memoryWindow } from './limits/memory-window.js';
+import { redisWindow } from './limits/redis-window.js';
+import { buildProxyServer } from './proxy/server.js';
+import { localBroadcast, redisBroadcast } from './redis/broadcast.js';
+import { closeRedis, connectRedis, createRedis } from './redis/client.js';
+import type { Services } from './services.js';
+import { countActiveKeys, syncBootstrapKeys } from './storage/api-keys.js';
+import { migrate, openStorage } from './storage/database.js';
+import { ensureTenant } from './storage/tenants.js';
+import { DEFAULT_PLAN } from './config/plans.js';
+import { memoryErs, redisErs } from './ers/store.js';
+import { createInspectorPool } from './workers/pool.js';
+
+export class StartupError extends Error {}
+
+export interface Gateway {
+  services: Services;
+  proxy: FastifyInstance;
+  admin: FastifyInstance;
+  /** Actual bound ports (useful with port 0 in tests). */
+  ports: { proxy: number; admin: number };
+  close(): Promise<void>;
+}
+
+export async function createServices(config: Config, logStream?: DestinationStream): Promise<Services> {
+  const logger = createLogger(config.logLevel, logStream);
+  const storage = openStorage(config.databaseUrl);
+  await migrate(storage);
+  if (config.apiKeys.length > 0) {
+    for (const k of config.apiKeys) await ensureTenant(storage.db, k.tenant, DEFAULT_PLAN);
+  }
+  const revokedBootstrap = await syncBootstrapKeys(storage.db, config.apiKeys, config.defaultRatePerMinute);
+
+  const redis = config.redisUrl ? createRedis(config.redisUrl) : undefined;
+  if (redis && !(await connectRedis(redis))) logger.warn({ dependency: 'redis' }, 'redis unreachable at start; metered routes answer 503 until it is back');
+  const broadcast = redis ? redisBroadcast(redis, `${config.redisPrefix}events`) : localBroadcast();
+  // Without Redis nothing would tell this process about a revocation made elsewhere (the CLI), so no key cache.
+  const keys = new KeyResolver(storage.db, { cacheTtlMs: redis ? config.keyCacheTtlMs : 0, broadcast });
+  const halfLifeMs = config.ersHalfLifeSeconds * 1000;
+  for (const hash of revokedBootstrap) await keys.revoked(hash).catch(() => {});
+
+  return {
+    config,
+    logger,
+    storage,
+    redis,
+    broadcast,
+    keys,
+    window: redis ? redisWindow(redis, config.redisPrefix) : memoryWindow(),
+    quota: redis ? redisQuota(redis, config.redisPrefix) : databaseQuota(storage.db),
+    ers: redis ? redisErs(redis, config.redisPrefix, halfLifeMs) : memoryErs(halfLifeMs),
+    inspector: createInspectorPool({ threads: config.workers, maxQueue: config.inspectQueueLimit, timeoutMs: config.inspectTimeoutMs }),
+  };
+}
+
+/** SPEC §5 rule 4: fail closed when no key exists, unless ALLOW_UNAUTHENTICATED=true. */
+export async function assertKeysConfigured(services: Services): Promise<void> {
+  if (services.config.allowUnauthenticated) return;
+  if ((await countActiveKeys(services.storage.db)) > 0) return;
+  throw new StartupError(
+    'No API key exists, so every request would be refused. Create one with\n' +
+      '  npx bastion keys create --tenant default\n' +
+      'or set BASTION_API_KEYS=tenant:key, or set ALLOW_UNAUTHENTICATED=true to serve without keys.',
+  );
+}
+
+export async function startGateway(config: Config, logStream?: DestinationStream): Promise<Gateway> {
+  const services = await createServices(config, logStream);
+  try {
+    await assertKeysConfigured(services);
+  } catch (err) {
+    await closeServices(services);
+    throw err;
+  }
+  const proxy = await buildProxyServer(services);
+  const admin = await buildAdminServer(services);
+  await proxy.listen({ host: config.host, port: config.port });
+  await admin.listen({ host: config.host, port: config.adminPort });
+  const portOf = (app: FastifyInstance) => {
+    const addr = app.server.address();
+    return typeof addr === 'object' && addr ? addr.port : 0;
+  };
+  let closing: Promise<void> | undefined;
+  return {
+    services,
+    proxy,
+    admin,
+    ports: { proxy: portOf(proxy), admin: portOf(admin) },
+    close() {
+      // Stop accepting, let in-flight requests finish (fastify.close waits for them), then release pools.
+      closing ??= (async () => {
+        await Promise.all([proxy.close(), admin.close()]);
+        await closeServices(services);
+      })();
+      return closing;
+    },
+  };
+}
+
+export async function closeServices(services: Services): Promise<void> {
+  await services.inspector.close();
+  await services.broadcast.close();
+  if (services.redis) await closeRedis(services.redis);
+  await services.storage.close();
+}

@@ -1,0 +1,30 @@
+import type { Redis } from 'ioredis';
+import type { Logger } from 'pino';
+import type { KeyResolver } from './auth/key-resolver.js';
+import type { Config } from './config/schema.js';
+import type { MonthlyQuota } from './limits/monthly-quota.js';
+import type { RateWindow } from './limits/window.js';
+import type { Broadcast } from './redis/broadcast.js';
+import type { Storage } from './storage/database.js';
+import type { ErsStore } from './ers/store.js';
+import type { Inspector } from './workers/pool.js';
+
+/** Everything a route needs, built once by src/runtime.ts and decorated onto both listeners. */
+export interface Services {
+  config: Config;
+  logger: Logger;
+  storage: Storage;
+  redis?: Redis;
+  broadcast: Broadcast;
+  keys: KeyResolver;
+  window: RateWindow;
+  quota: MonthlyQuota;
+  ers: ErsStore;
+  inspector: Inspector;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    services: Services;
+  }
+}

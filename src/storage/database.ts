@@ -1,0 +1,66 @@
+import { mkdirSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import SQLite from 'better-sqlite3';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect } from 'kysely';
+import pg from 'pg';
+import { migrationProvider } from './migrations/index.js';
+import type { Database } from './schema.js';
+
+export type Dialect = 'sqlite' | 'postgres';
+
+export interface Storage {
+  db: Kysely<Database>;
+  dialect: Dialect;
+  /** Cheap liveness query for /readyz. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+// int8 (COUNT, bigint columns) arrives as a string by default; our values fit in a double.
+pg.types.setTypeParser(20, (v) => Number(v));
+
+export function openStorage(url: string): Storage {
+  if (url.startsWith('sqlite:')) return openSqlite(url.slice('sqlite:'.length));
+  return openPostgres(url);
+}
+
+function openSqlite(path: string): Storage {
+  const file = path === ':memory:' ? path : resolve(path);
+  if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
+  const sqlite = new SQLite(file);
+  // WAL lets the CLI write (keys revoke) while the server reads; busy_timeout waits instead of failing.
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('busy_timeout = 5000');
+  sqlite.pragma('foreign_keys = ON');
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  return {
+    db,
+    dialect: 'sqlite',
+    async ping() {
+      sqlite.prepare('select 1').get();
+    },
+    close: () => db.destroy(),
+  };
+}
+
+function openPostgres(url: string): Storage {
+  const pool = new pg.Pool({ connectionString: url, max: 10, connectionTimeoutMillis: 3000 });
+  // An idle client that loses its server must not crash the process; the next query fails and is reported.
+  pool.on('error', () => {});
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  return {
+    db,
+    dialect: 'postgres',
+    async ping() {
+      await pool.query('select 1');
+    },
+    close: () => db.destroy(),
+  };
+}
+
+export async function migrate(storage: Storage): Promise<string[]> {
+  const migrator = new Migrator({ db: storage.db, provider: migrationProvider });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) throw error;
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}

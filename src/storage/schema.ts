@@ -1,0 +1,40 @@
+import type { Generated } from 'kysely';
+
+/** Table types shared by every storage module. Timestamps are epoch milliseconds. */
+
+export interface TenantsTable {
+  id: string;
+  plan: string;
+  /** JSON array of purchased add-on names. */
+  addons: string;
+  created_at: number;
+}
+
+export interface ApiKeysTable {
+  key_id: string;
+  tenant_id: string;
+  name: string;
+  /** SHA-256 of the full key, hex. The key itself is never stored. */
+  key_hash: string;
+  /** First characters of the key, for display (`bst_AbC123`). */
+  prefix: string;
+  rate_per_minute: number;
+  /** Where the key came from: `cli`, `env` (BASTION_API_KEYS), `portal`. */
+  source: string;
+  created_at: number;
+  last_used_at: number | null;
+  revoked_at: number | null;
+}
+
+export interface UsageMonthlyTable {
+  tenant_id: string;
+  /** UTC calendar month, `YYYY-MM`. */
+  period: string;
+  count: Generated<number>;
+}
+
+export interface Database {
+  tenants: TenantsTable;
+  api_keys: ApiKeysTable;
+  usage_monthly: UsageMonthlyTable;
+}
