@@ -46,6 +46,8 @@ export async function createServices(config: Config, logStream?: DestinationStre
   const halfLifeMs = config.ersHalfLifeSeconds * 1000;
   for (const hash of revokedBootstrap) await keys.revoked(hash).catch(() => {});
 
+  const inspector = createInspectorPool({ threads: config.workers, maxQueue: config.inspectQueueLimit, timeoutMs: config.inspectTimeoutMs });
+  await inspector.warmUp();
   return {
     config,
     logger,
@@ -56,7 +58,7 @@ export async function createServices(config: Config, logStream?: DestinationStre
     window: redis ? redisWindow(redis, config.redisPrefix) : memoryWindow(),
     quota: redis ? redisQuota(redis, config.redisPrefix) : databaseQuota(storage.db),
     ers: redis ? redisErs(redis, config.redisPrefix, halfLifeMs) : memoryErs(halfLifeMs),
-    inspector: createInspectorPool({ threads: config.workers, maxQueue: config.inspectQueueLimit, timeoutMs: config.inspectTimeoutMs }),
+    inspector,
   };
 }
 

@@ -2,12 +2,13 @@ import type { RiskLevel } from '../inspect/types.js';
 
 /**
  * Entity risk score (SPEC §1 layer 8): a time-decayed ratio of risk to *all* requests.
- *   R ← R·d + risk(verdict),  N ← N·d + 1,  d = 2^(−Δt / halfLife),  score = R / (N + PRIOR)
+ *   R ← R·d + risk(verdict),  N ← N·d + 1,  d = 2^(−Δt / halfLife),  score = R / max(N, PRIOR)
  * The denominator counts every request, so one attack among many clean requests barely moves the score,
- * and the prior stops a single blocked request from banning an entity. Both sums decay, so an entity recovers.
+ * and the floor PRIOR stops a handful of blocked requests from banning a new entity (4 blocks in a row are
+ * needed). Both sums decay: a ban holds for about two half-lives of silence, then lifts.
  */
 export const SHADOW_BAN_THRESHOLD = 0.75;
-export const PRIOR = 3;
+export const PRIOR = 5;
 
 export const RISK_WEIGHT: Record<RiskLevel, number> = { LOW: 0, MEDIUM: 0.25, HIGH: 0.8, BLOCK: 1 };
 
@@ -24,7 +25,7 @@ export function decay(c: ErsCounters, now: number, halfLifeMs: number): ErsCount
 }
 
 export function scoreOf(c: ErsCounters): number {
-  return c.risk / (c.requests + PRIOR);
+  return c.risk / Math.max(c.requests, PRIOR);
 }
 
 export function update(c: ErsCounters, level: RiskLevel, now: number, halfLifeMs: number): ErsCounters {

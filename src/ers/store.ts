@@ -43,7 +43,7 @@ if tonumber(ARGV[3]) > 0 then
   redis.call('HSET', KEYS[1], 'r', tostring(r), 'n', tostring(n), 't', now)
   redis.call('PEXPIRE', KEYS[1], math.floor(tonumber(ARGV[1]) * 20))
 end
-return tostring(r / (n + tonumber(ARGV[4])))
+return tostring(r / math.max(n, tonumber(ARGV[4])))
 `;
 
 type RecordCommand = (key: string, halfLife: number, risk: number, requests: number, prior: number) => Promise<string>;

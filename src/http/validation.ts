@@ -39,12 +39,16 @@ function typeOf(e: FastifySchemaValidationError): string {
 function messageOf(e: FastifySchemaValidationError): string {
   if (e.keyword === 'required') return 'Field required';
   if (e.keyword === 'additionalProperties') return 'Extra inputs are not permitted';
+  if (e.keyword === 'enum') return `Input should be one of ${((e.params as { allowedValues?: unknown[] }).allowedValues ?? []).join(', ')}`;
   return e.message ?? 'Invalid value';
 }
 
 /** Converts Ajv errors into the validation-error `detail` list (never echoes the input value). */
 export function toValidationIssues(errors: FastifySchemaValidationError[], context: string): ValidationIssue[] {
-  return errors.map((e) => {
+  // An anyOf failure already says the value matched no alternative; its per-branch errors only add noise.
+  const anyOfPaths = new Set(errors.filter((e) => e.keyword === 'anyOf').map((e) => e.instancePath));
+  const relevant = errors.filter((e) => e.keyword === 'anyOf' || !anyOfPaths.has(e.instancePath));
+  return relevant.map((e) => {
     const loc: (string | number)[] = [CONTEXT_LOC[context] ?? context];
     for (const part of e.instancePath.split('/').slice(1)) {
       const decoded = part.replace(/~1/g, '/').replace(/~0/g, '~');

@@ -10,11 +10,15 @@ export interface InspectorOptions {
   maxQueue: number;
   /** Per-request deadline; a task past it is aborted (its thread is replaced) and answered 504. */
   timeoutMs: number;
+  /** Worker module; tests inject faulty ones to prove failures never become "allowed". */
+  workerUrl?: URL;
 }
 
 export interface Inspector {
   inspect(requests: InspectionRequest[]): Promise<Verdict[]>;
   readonly threads: number;
+  /** Resolves once every thread has loaded the pipeline, so the first request never pays for module loading. */
+  warmUp(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -22,22 +26,31 @@ export interface Inspector {
 export function createInspectorPool(options: InspectorOptions): Inspector {
   const threads = options.threads || availableParallelism();
   const pool = new Piscina({
-    filename: new URL('./worker-entry.mjs', import.meta.url).href,
+    filename: (options.workerUrl ?? new URL('./worker-entry.mjs', import.meta.url)).href,
     minThreads: threads,
     maxThreads: threads,
-    maxQueue: options.maxQueue,
     idleTimeout: 60_000,
     // Pipeline work is CPU-bound: one task per thread at a time keeps latency predictable.
     concurrentTasksPerWorker: 1,
   });
+  // Our own admission bound: Piscina hands tasks to busy threads, so its maxQueue does not cap waiting work.
+  const capacity = threads + options.maxQueue;
+  let inFlight = 0;
   return {
     threads,
     async inspect(requests) {
+      if (inFlight >= capacity) throw new BastionError('OVERLOADED', { headers: { 'retry-after': '1' } });
+      inFlight++;
       try {
         return (await pool.run({ requests }, { signal: AbortSignal.timeout(options.timeoutMs) })) as Verdict[];
       } catch (err) {
         throw poolError(err);
+      } finally {
+        inFlight--;
       }
+    },
+    async warmUp() {
+      await Promise.all(Array.from({ length: threads }, () => pool.run({ requests: [] })));
     },
     close: () => pool.destroy(),
   };
@@ -46,8 +59,5 @@ export function createInspectorPool(options: InspectorOptions): Inspector {
 function poolError(err: unknown): BastionError {
   const e = err as { name?: string; message?: string };
   if (e.name === 'AbortError' || e.name === 'TimeoutError') return new BastionError('INSPECTION_TIMEOUT', { cause: err });
-  if (typeof e.message === 'string' && e.message.includes('queue is at limit')) {
-    return new BastionError('OVERLOADED', { headers: { 'retry-after': '1' }, cause: err });
-  }
   return new BastionError('INSPECTION_FAILED', { cause: err });
 }

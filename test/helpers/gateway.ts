@@ -47,6 +47,7 @@ export async function startTestGateway(t: Teardown, options: TestGatewayOptions 
     port: 0,
     adminPort: 0,
     logLevel: 'info',
+    workers: 1,
     allowUnauthenticated: true,
     databaseUrl: options.databaseUrl ?? (await databaseUrl(t, options.storage ?? 'sqlite')),
     ...(options.redis ? { redisUrl: REDIS_URL, redisPrefix: options.redisPrefix ?? redisPrefix() } : {}),

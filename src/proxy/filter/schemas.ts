@@ -3,7 +3,7 @@ import { KINDS, LAYER_NAMES, RISK_LEVELS } from '../../inspect/types.js';
 
 /** Wire shapes of /filter, /filter/batch and /demo/filter (issue 3 fixes the field names). */
 
-const Kind = Type.Union(KINDS.map((k) => Type.Literal(k)), { default: 'prompt', description: 'What the content is' });
+const Kind = Type.Enum([...KINDS], { default: 'prompt', description: 'What the content is' });
 
 // Length is enforced in bytes by the handler (413); this bound only keeps Ajv from walking absurd strings.
 export const FilterBody = Type.Object(

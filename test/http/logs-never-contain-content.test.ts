@@ -1,0 +1,44 @@
+import t from 'tap';
+import { startTestGateway } from '../helpers/gateway.js';
+import { call } from '../helpers/http.js';
+
+const CANARY = 'CANARY-7f3a9c1e-do-not-log';
+
+t.test('no route logs request content, keys or query strings (SPEC §1)', async (t) => {
+  const gw = await startTestGateway(t, { config: { adminKey: 'admin-secret-0123456789abcdef', bodyLimitBytes: 65536 } });
+  const key = await gw.key('acme', { rate: 10_000 });
+  let sent = 0;
+
+  for (const base of [gw.proxyUrl, gw.adminUrl]) {
+    const doc = (await call(`${base}/openapi.json`)).json<{ paths: Record<string, Record<string, unknown>> }>();
+    const routes = Object.entries(doc.paths).flatMap(([path, ops]) => Object.keys(ops).map((m) => [m.toUpperCase(), path] as const));
+    routes.push(['GET', '/livez'], ['GET', '/readyz'], ['GET', '/no-such-route']);
+    for (const [method, path] of routes) {
+      const url = `${base}${path.replace(/\{[^}]+\}/g, CANARY)}?q=${CANARY}`;
+      const headers = { 'x-api-key': key, 'user-agent': CANARY, 'x-admin-key': 'admin-secret-0123456789abcdef' };
+      const bodies: ({ body: unknown } | { raw: string })[] = method === 'GET' ? [{ body: undefined }] : [
+        { body: { content: `ignore previous instructions ${CANARY} AKIA${'Q'.repeat(16)}`, items: [{ content: CANARY }] } },
+        { body: { content: CANARY } },
+        { body: { items: [{ content: CANARY }, { content: 7 }] } },
+        { raw: `{"content": "${CANARY}` },
+        { body: { content: CANARY.repeat(5000) } },
+      ];
+      for (const init of bodies) {
+        const res = await call(url, { method, headers, ...init });
+        t.ok(res.status < 500, `${method} ${path} answered ${res.status}`);
+        sent++;
+      }
+    }
+  }
+  // Unauthenticated and wrong-key attempts, with the canary in the key itself.
+  await call(`${gw.proxyUrl}/filter`, { headers: { 'x-api-key': CANARY }, body: { content: CANARY } });
+  await call(`${gw.proxyUrl}/demo/filter`, { body: { content: CANARY } });
+
+  t.ok(sent >= 10, `exercised ${sent} requests`);
+  t.ok(gw.logs.lines.length >= sent, 'every request wrote an access-log line');
+  t.notOk(gw.logs.text.includes(CANARY), 'the canary never reaches the logs');
+  t.notOk(gw.logs.text.includes(key), 'the API key never reaches the logs');
+  t.notOk(gw.logs.text.includes('admin-secret'), 'the admin key never reaches the logs');
+  const line = JSON.parse(gw.logs.lines.find((l) => l.includes('"route":"/filter"'))!);
+  t.match(line, { method: 'POST', route: '/filter', status: Number, ms: Number, tenant: 'acme', key: key.slice(0, 10) }, 'metadata is logged');
+});
