@@ -1,5 +1,6 @@
 import t, { type Test } from 'tap';
 import { ensureTenant } from '../../src/storage/tenants.js';
+import { needs } from '../helpers/backends.js';
 import { startTestGateway } from '../helpers/gateway.js';
 import { call, type Reply } from '../helpers/http.js';
 import { policies } from '../helpers/ratelimit.js';
@@ -17,8 +18,9 @@ function assertMirrors(t: Test, res: Reply, name: string) {
   t.ok(Math.abs(epoch - expected) <= 2, 'X-RateLimit-Reset is a Unix epoch naming the same instant');
 }
 
-t.test('per-minute sliding window and draft-09 fields (SPEC §8)', async (t) => {
-  const gw = await startTestGateway(t);
+for (const limiter of ['in-process', 'redis'] as const) {
+t.test(`per-minute sliding window and draft-09 fields (SPEC §8), ${limiter} limiter`, limiter === 'redis' ? await needs('redis') : {}, async (t) => {
+  const gw = await startTestGateway(t, { redis: limiter === 'redis', storage: limiter === 'redis' ? 'postgres' : 'sqlite' });
   const key = await gw.key('acme', { rate: 5 });
 
   t.test('/health publishes the policy but consumes nothing', async (t) => {
@@ -59,6 +61,7 @@ t.test('per-minute sliding window and draft-09 fields (SPEC §8)', async (t) => 
     t.equal((await filter(gw.proxyUrl, other)).status, 200);
   });
 });
+}
 
 t.test('/demo/filter: fixed 10 per minute per client IP, no key', async (t) => {
   const gw = await startTestGateway(t, { config: { allowUnauthenticated: false, apiKeys: [{ tenant: 'x', key: 'bootstrap-key-0123456789' }] } });
