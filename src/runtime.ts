@@ -17,6 +17,7 @@ import { ensureTenant } from './storage/tenants.js';
 import { DEFAULT_PLAN } from './config/plans.js';
 import { memoryErs, redisErs } from './ers/store.js';
 import { createInspectorPool } from './workers/pool.js';
+import { Upstream } from './proxy/upstream/client.js';
 
 export class StartupError extends Error {}
 
@@ -59,6 +60,11 @@ export async function createServices(config: Config, logStream?: DestinationStre
     quota: redis ? redisQuota(redis, config.redisPrefix) : databaseQuota(storage.db),
     ers: redis ? redisErs(redis, config.redisPrefix, halfLifeMs) : memoryErs(halfLifeMs),
     inspector,
+    upstream: new Upstream({
+      connectTimeoutMs: config.upstreamConnectTimeoutMs,
+      headersTimeoutMs: config.upstreamHeadersTimeoutMs,
+      bodyTimeoutMs: config.upstreamBodyTimeoutMs,
+    }),
   };
 }
 
@@ -98,7 +104,15 @@ export async function startGateway(config: Config, logStream?: DestinationStream
     close() {
       // Stop accepting, let in-flight requests finish (fastify.close waits for them), then release pools.
       closing ??= (async () => {
+        // A drain that outlives the grace period is cut short (Kubernetes would SIGKILL soon after anyway).
+        const timer = setTimeout(() => {
+          services.logger.warn({ graceMs: config.shutdownGraceMs }, 'grace period over; closing remaining connections');
+          proxy.server.closeAllConnections();
+          admin.server.closeAllConnections();
+        }, config.shutdownGraceMs);
+        timer.unref();
         await Promise.all([proxy.close(), admin.close()]);
+        clearTimeout(timer);
         await closeServices(services);
       })();
       return closing;
@@ -108,6 +122,7 @@ export async function startGateway(config: Config, logStream?: DestinationStream
 
 export async function closeServices(services: Services): Promise<void> {
   await services.inspector.close();
+  await services.upstream.close();
   await services.broadcast.close();
   if (services.redis) await closeRedis(services.redis);
   await services.storage.close();

@@ -12,17 +12,7 @@ export async function serveCommand(config: Config): Promise<number> {
   await new Promise<void>((resolve) => {
     const stop = (signal: string) => {
       gateway.services.logger.info({ signal }, 'shutting down: draining in-flight requests');
-      // A drain that outlives the grace period is cut short: Kubernetes will SIGKILL soon after anyway.
-      const timer = setTimeout(() => {
-        gateway.services.logger.warn({ graceMs: config.shutdownGraceMs }, 'grace period over; closing remaining connections');
-        gateway.proxy.server.closeAllConnections();
-        gateway.admin.server.closeAllConnections();
-      }, config.shutdownGraceMs);
-      timer.unref();
-      gateway.close().finally(() => {
-        clearTimeout(timer);
-        resolve();
-      });
+      gateway.close().finally(resolve);
     };
     process.once('SIGTERM', () => stop('SIGTERM'));
     process.once('SIGINT', () => stop('SIGINT'));

@@ -85,6 +85,11 @@ const trustProxy: Parser<boolean | number | string[]> = (raw) => {
   throw new Error('false, true, a hop count, or comma-separated IPs/CIDRs of trusted proxies');
 };
 
+const httpUrl: Parser<string> = (raw) => {
+  if (/^https?:\/\/[^\s/]+/.test(raw)) return raw.replace(/\/+$/, '');
+  throw new Error('an http(s):// base URL');
+};
+
 const master: Parser<Buffer> = (raw) => {
   const buf = /^[0-9a-fA-F]{64}$/.test(raw) ? Buffer.from(raw, 'hex') : Buffer.from(raw, 'base64');
   if (buf.length !== 32) throw new Error('32 bytes as 64 hex characters or base64');
@@ -119,6 +124,18 @@ export const SCHEMA = {
   workers: setting('BASTION_WORKERS', 'Inspection worker threads (0 = available cores)', int(0, 256), defaults.workers),
   inspectQueueLimit: setting('BASTION_INSPECT_QUEUE', 'Inspections waiting for a worker before 503', int(1, 100_000), defaults.inspectQueueLimit),
   ersHalfLifeSeconds: setting('BASTION_ERS_HALF_LIFE_S', 'Entity risk score half-life: how fast a shadow-banned entity recovers', int(10, 604_800), defaults.ersHalfLifeSeconds),
+  upstreamBaseUrl: setting('UPSTREAM_BASE_URL', 'OpenAI-compatible upstream for /v1/* (without the /v1 suffix)', httpUrl, defaults.upstreamBaseUrl),
+  upstreamApiKey: setting('UPSTREAM_API_KEY', 'When set, Bastion holds the upstream credential and apps may send their Bastion key as Authorization: Bearer', text(1, 4096), undefined, true),
+  upstreamConnectTimeoutMs: setting('UPSTREAM_CONNECT_TIMEOUT_MS', 'Upstream TCP/TLS connect timeout (502 beyond)', int(100, 120_000), defaults.upstreamConnectTimeoutMs),
+  upstreamHeadersTimeoutMs: setting('UPSTREAM_HEADERS_TIMEOUT_MS', 'Wait for upstream response headers (504 beyond)', int(100, 600_000), defaults.upstreamHeadersTimeoutMs),
+  upstreamBodyTimeoutMs: setting('UPSTREAM_BODY_TIMEOUT_MS', 'Longest silence between upstream body chunks (stream ends beyond)', int(100, 600_000), defaults.upstreamBodyTimeoutMs),
+  upstreamResponseLimitBytes: setting('UPSTREAM_RESPONSE_LIMIT', 'Largest non-streamed upstream body Bastion parses and inspects (502 beyond)', int(1024, 256 * 1024 * 1024), defaults.upstreamResponseLimitBytes),
+  geminiBaseUrl: setting('GEMINI_BASE_URL', 'Google Generative Language API base for `gemini/<model>` embeddings', httpUrl, defaults.geminiBaseUrl),
+  geminiApiKey: setting('GEMINI_API_KEY', 'API key for `gemini/<model>` embeddings (sent as x-goog-api-key)', text(1, 4096), undefined, true),
+  azureBaseUrl: setting('AZURE_OPENAI_BASE_URL', 'Azure OpenAI resource endpoint for `azure/<deployment>` embeddings, e.g. https://NAME.openai.azure.com', httpUrl, undefined),
+  azureApiKey: setting('AZURE_OPENAI_API_KEY', 'Azure OpenAI key (sent as api-key)', text(1, 4096), undefined, true),
+  azureApiVersion: setting('AZURE_OPENAI_API_VERSION', 'api-version query parameter for Azure OpenAI', text(4, 64), defaults.azureApiVersion),
+  streamHoldChars: setting('BASTION_STREAM_HOLD_CHARS', 'Streaming guard look-behind: most characters of a token-like run held back while it could still be a secret', int(16, 8192), defaults.streamHoldChars),
   inspectTimeoutMs: setting('BASTION_INSPECT_TIMEOUT_MS', 'Per-request inspection deadline (504 beyond, never an allow)', int(10, 60_000), defaults.inspectTimeoutMs),
 } as const;
 

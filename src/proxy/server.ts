@@ -5,7 +5,9 @@ import { probeRoutes } from '../http/probes.js';
 import type { Services } from '../services.js';
 import { authenticate } from './hooks/authenticate.js';
 import { limitPerKey, writeRateLimitHeaders } from './hooks/rate-limit.js';
+import { chatRoute } from './routes/chat.js';
 import { filterRoutes } from './routes/filter.js';
+import { modelsRoute } from './routes/models.js';
 import { healthRoute } from './routes/health.js';
 
 /**
@@ -28,5 +30,7 @@ export async function buildProxyServer(services: Services): Promise<FastifyInsta
   await app.register(probeRoutes);
   await app.register(healthRoute);
   await app.register(filterRoutes);
+  await app.register(chatRoute);
+  await app.register(modelsRoute);
   return app;
 }

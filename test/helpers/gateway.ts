@@ -48,6 +48,7 @@ export async function startTestGateway(t: Teardown, options: TestGatewayOptions 
     adminPort: 0,
     logLevel: 'info',
     workers: 1,
+    shutdownGraceMs: 1000,
     allowUnauthenticated: true,
     databaseUrl: options.databaseUrl ?? (await databaseUrl(t, options.storage ?? 'sqlite')),
     ...(options.redis ? { redisUrl: REDIS_URL, redisPrefix: options.redisPrefix ?? redisPrefix() } : {}),

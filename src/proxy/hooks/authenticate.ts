@@ -16,8 +16,8 @@ export async function authenticate(request: FastifyRequest, _reply: FastifyReply
   if (query && Object.keys(query).some((k) => QUERY_KEY_NAMES.has(k.toLowerCase()))) {
     throw new BastionError('QUERY_KEY_REFUSED', { headers: { 'www-authenticate': 'ApiKey' } });
   }
-  const header = request.headers['x-api-key'];
   const services = request.server.services;
+  const header = request.headers['x-api-key'] ?? bearerKey(request);
   if (header === undefined || header === '') {
     if (services.config.allowUnauthenticated) {
       request.principal = anonymous(services.config.defaultRatePerMinute, request.ip);
@@ -39,6 +39,16 @@ export async function authenticate(request: FastifyRequest, _reply: FastifyReply
   request.keyPrefix = principal.prefix;
 }
 
+/**
+ * On /v1/* the Bastion key may come as `Authorization: Bearer`, but only when Bastion holds the upstream credential
+ * (UPSTREAM_API_KEY): otherwise that header is the app's upstream key and passes through untouched.
+ */
+function bearerKey(request: FastifyRequest): string | undefined {
+  if (!request.routeOptions.config.bearerKey || !request.server.services.config.upstreamApiKey) return undefined;
+  const auth = request.headers.authorization;
+  return auth?.startsWith('Bearer ') ? auth.slice(7).trim() : undefined;
+}
+
 function anonymous(rate: number, ip: string): Principal {
   return { keyId: `anon:${ip}`, tenantId: 'default', prefix: 'anonymous', ratePerMinute: rate, plan: 'free', addons: [] };
 }
@@ -46,5 +56,9 @@ function anonymous(rate: number, ip: string): Principal {
 declare module 'fastify' {
   interface FastifyRequest {
     principal?: Principal;
+  }
+  interface FastifyContextConfig {
+    /** Accept the Bastion key as `Authorization: Bearer` when UPSTREAM_API_KEY is configured (/v1/*). */
+    bearerKey?: boolean;
   }
 }

@@ -1,0 +1,62 @@
+import type { FastifyRequest } from 'fastify';
+import { judge } from '../filter/judge.js';
+import { findLeak } from './leak-scanner.js';
+import { summarise, type BastionInfo } from './verdict-summary.js';
+
+interface ToolCall {
+  id?: string;
+  function?: { name?: string; arguments?: string };
+}
+
+interface Choice {
+  message?: { content?: string | null; tool_calls?: ToolCall[]; refusal?: string | null };
+  finish_reason?: string | null;
+}
+
+const WITHHELD = 'Part of this response was withheld by the security gateway.';
+
+/**
+ * Interception point [B] for a complete (non-streamed) completion: every tool call's arguments are inspected as
+ * `tool_call` before the client can execute them; a blocked call is removed and its choice ends with
+ * finish_reason "content_filter". Assistant text that leaks a credential or an exfiltration link is withheld.
+ * Mutates and returns the completion.
+ */
+export async function guardCompletion(request: FastifyRequest, completion: { choices?: Choice[]; bastion?: BastionInfo }): Promise<object> {
+  const choices = Array.isArray(completion.choices) ? completion.choices : [];
+  const calls = choices.flatMap((c, choice) => (c.message?.tool_calls ?? []).map((call, i) => ({ choice, i, call })));
+  const judgements = calls.length
+    ? await judge(
+        request,
+        calls.map(({ call }) => ({ content: String(call.function?.arguments ?? ''), kind: 'tool_call' as const })),
+        { contentLimitBytes: request.server.services.config.contentLimitBytes },
+      )
+    : [];
+  const removed = new Set(calls.filter((_, k) => judgements[k].action === 'block').map(({ choice, i }) => `${choice}:${i}`));
+  if (removed.size > 0) {
+    choices.forEach((c, choice) => {
+      if (!c.message?.tool_calls) return;
+      const kept = c.message.tool_calls.filter((_, i) => !removed.has(`${choice}:${i}`));
+      if (kept.length === c.message.tool_calls.length) return;
+      if (kept.length > 0) c.message.tool_calls = kept;
+      else delete c.message.tool_calls;
+      c.finish_reason = 'content_filter';
+    });
+    const blocked = judgements.filter((j) => j.action === 'block');
+    completion.bastion = {
+      ...summarise(request.id, blocked, 'tool_calls'),
+      removed_tool_calls: calls.filter((_, k) => judgements[k].action === 'block').map(({ call }) => ({ id: call.id, name: call.function?.name })),
+    };
+  }
+  for (const c of choices) {
+    const text = c.message?.content;
+    if (typeof text !== 'string' || !text) continue;
+    const leak = findLeak(text);
+    if (!leak) continue;
+    c.message!.content = WITHHELD;
+    c.finish_reason = 'content_filter';
+    completion.bastion ??= { request_id: request.id, risk_level: 'HIGH', action: 'block', reasons: [], stage: 'output' };
+    completion.bastion.reasons.push({ layer: leak.layer, type: leak.type, score: 1 });
+  }
+  if (completion.bastion) request.verdictSummary = `response:${completion.bastion.stage}:block`;
+  return completion;
+}

@@ -1,0 +1,195 @@
+import { createParser, type EventSourceMessage } from 'eventsource-parser';
+import { sse } from './synthetic-responses.js';
+import { TextGuard } from './text-guard.js';
+import type { Leak } from './leak-scanner.js';
+
+interface ToolCallDelta {
+  index: number;
+  id?: string;
+  type?: string;
+  function?: { name?: string; arguments?: string };
+}
+
+interface ChunkChoice {
+  index: number;
+  delta?: { role?: string; content?: string | null; tool_calls?: ToolCallDelta[]; [k: string]: unknown };
+  finish_reason?: string | null;
+  [k: string]: unknown;
+}
+
+interface Chunk {
+  choices?: ChunkChoice[];
+  [k: string]: unknown;
+}
+
+export interface AccumulatedCall {
+  id?: string;
+  type: string;
+  name: string;
+  arguments: string;
+}
+
+export interface StreamGuardHooks {
+  write(text: string): void;
+  /** Inspects the complete tool calls of one choice; returns, per call, whether it may be released. */
+  judgeToolCalls(calls: AccumulatedCall[]): Promise<{ allowed: boolean[]; bastion?: Record<string, unknown> }>;
+  /** Text leak found: the stream ends here with a content_filter chunk. */
+  onLeak(leak: Leak): Record<string, unknown>;
+  holdChars: number;
+  /** Most tool-call argument bytes accumulated per stream before the stream is cut (bounded memory). */
+  maxToolBytes: number;
+}
+
+/**
+ * Point [B] for `stream: true`. Text deltas pass through as they arrive (a risky tail is held by TextGuard); tool-call
+ * deltas are accumulated per choice and index and released as whole calls only after inspection, before the choice's
+ * finish chunk. Events are handled strictly in order.
+ */
+export class StreamGuard {
+  private readonly parser = createParser({ onEvent: (e) => this.queue.push(e) });
+  private readonly queue: EventSourceMessage[] = [];
+  private readonly text = new Map<number, TextGuard>();
+  private readonly calls = new Map<number, Map<number, AccumulatedCall>>();
+  private toolBytes = 0;
+  private template: Record<string, unknown> = {};
+  ended = false;
+
+  constructor(private readonly hooks: StreamGuardHooks) {}
+
+  async feed(chunk: string): Promise<void> {
+    this.parser.feed(chunk);
+    while (this.queue.length > 0 && !this.ended) await this.handle(this.queue.shift()!);
+  }
+
+  /** Upstream closed without [DONE]: release what passes inspection and close cleanly. */
+  async finish(): Promise<void> {
+    if (this.ended) return;
+    await this.handle({ data: '[DONE]', event: undefined, id: undefined });
+  }
+
+  private async handle(event: EventSourceMessage): Promise<void> {
+    if (event.data === '[DONE]') {
+      for (const index of [...this.calls.keys()]) await this.releaseCalls(index, null);
+      for (const [index, guard] of this.text) if (!this.emitText(index, guard.flush())) return;
+      this.end();
+      return;
+    }
+    let chunk: Chunk;
+    try {
+      chunk = JSON.parse(event.data) as Chunk;
+    } catch {
+      this.hooks.write(sse(event.data)); // not JSON (a provider comment or error): relay untouched
+      return;
+    }
+    const { choices, ...rest } = chunk;
+    this.template = rest;
+    if (!Array.isArray(choices) || choices.length === 0) {
+      this.hooks.write(sse(chunk));
+      return;
+    }
+    for (const choice of choices) {
+      if (!(await this.handleChoice(choice))) return;
+    }
+  }
+
+  /** Returns false when the stream was ended. */
+  private async handleChoice(choice: ChunkChoice): Promise<boolean> {
+    const { delta = {}, finish_reason: finish, ...choiceRest } = choice;
+    const { tool_calls: toolDeltas, content, ...deltaRest } = delta;
+    if (Array.isArray(toolDeltas)) {
+      if (!this.accumulate(choice.index, toolDeltas)) return false;
+    }
+    let released = '';
+    if (typeof content === 'string' && content) {
+      const r = this.guard(choice.index).push(content);
+      if ('leak' in r) return this.leak(r.leak);
+      released = r.release;
+    }
+    if (finish) {
+      const r = this.guard(choice.index).flush();
+      if ('leak' in r) return this.leak(r.leak);
+      released += r.release;
+    }
+    const hasOther = Object.keys(deltaRest).length > 0;
+    if (released || hasOther || (typeof content === 'string' && !toolDeltas && !finish && content === '')) {
+      const d = released ? { ...deltaRest, content: released } : deltaRest;
+      this.writeChoice({ ...choiceRest, index: choice.index, delta: d, finish_reason: null });
+    }
+    if (finish) await this.releaseCalls(choice.index, finish, choiceRest);
+    return !this.ended;
+  }
+
+  private accumulate(choice: number, deltas: ToolCallDelta[]): boolean {
+    const byIndex = this.calls.get(choice) ?? new Map<number, AccumulatedCall>();
+    this.calls.set(choice, byIndex);
+    for (const d of deltas) {
+      const call = byIndex.get(d.index) ?? { type: 'function', name: '', arguments: '' };
+      if (d.id) call.id = d.id;
+      if (d.type) call.type = d.type;
+      if (d.function?.name) call.name += d.function.name;
+      if (d.function?.arguments) {
+        call.arguments += d.function.arguments;
+        this.toolBytes += d.function.arguments.length;
+      }
+      byIndex.set(d.index, call);
+    }
+    if (this.toolBytes > this.hooks.maxToolBytes) {
+      this.leak({ type: 'tool_call_too_large', layer: 'secrets' });
+      return false;
+    }
+    return true;
+  }
+
+  private async releaseCalls(choice: number, finish: string | null, choiceRest: Record<string, unknown> = {}): Promise<void> {
+    const byIndex = this.calls.get(choice);
+    this.calls.delete(choice);
+    const calls = byIndex ? [...byIndex.entries()].sort((a, b) => a[0] - b[0]).map(([, c]) => c) : [];
+    let blocked = false;
+    let bastion: Record<string, unknown> | undefined;
+    if (calls.length > 0) {
+      const judged = await this.hooks.judgeToolCalls(calls);
+      bastion = judged.bastion;
+      let out = 0;
+      calls.forEach((call, i) => {
+        if (!judged.allowed[i]) {
+          blocked = true;
+          return;
+        }
+        const tool_calls = [{ index: out++, id: call.id, type: call.type, function: { name: call.name, arguments: call.arguments } }];
+        this.writeChoice({ index: choice, delta: { tool_calls }, finish_reason: null });
+      });
+    }
+    if (finish !== null || blocked) {
+      this.writeChoice({ ...choiceRest, index: choice, delta: {}, finish_reason: blocked ? 'content_filter' : finish }, blocked ? { bastion } : {});
+    }
+  }
+
+  private guard(index: number): TextGuard {
+    let g = this.text.get(index);
+    if (!g) this.text.set(index, (g = new TextGuard(this.hooks.holdChars)));
+    return g;
+  }
+
+  private emitText(index: number, r: { release: string } | { leak: Leak }): boolean {
+    if ('leak' in r) return this.leak(r.leak);
+    if (r.release) this.writeChoice({ index, delta: { content: r.release }, finish_reason: null });
+    return true;
+  }
+
+  private leak(leak: Leak): false {
+    const bastion = this.hooks.onLeak(leak);
+    this.writeChoice({ index: 0, delta: {}, finish_reason: 'content_filter' }, { bastion });
+    this.end();
+    return false;
+  }
+
+  private writeChoice(choice: Record<string, unknown>, extra: Record<string, unknown> = {}): void {
+    this.hooks.write(sse({ ...this.template, choices: [choice], ...extra }));
+  }
+
+  private end(): void {
+    if (this.ended) return;
+    this.ended = true;
+    this.hooks.write(sse('[DONE]'));
+  }
+}

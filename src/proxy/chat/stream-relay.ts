@@ -1,0 +1,63 @@
+import { PassThrough } from 'node:stream';
+import type { FastifyRequest } from 'fastify';
+import type { Dispatcher } from 'undici';
+import { judge } from '../filter/judge.js';
+import { StreamGuard, type AccumulatedCall } from './stream-guard.js';
+import { summarise } from './verdict-summary.js';
+
+// Tool-call arguments a single stream may accumulate before it is cut: bounded memory per connection.
+const MAX_TOOL_BYTES = 1024 * 1024;
+
+/**
+ * Pipes an upstream SSE body through the StreamGuard into a PassThrough the reply sends. Events are processed in
+ * order; the upstream body is consumed only as fast as inspection keeps up.
+ */
+export function relayStream(request: FastifyRequest, upstream: Dispatcher.ResponseData['body'], abort: AbortController): PassThrough {
+  const out = new PassThrough();
+  const { config } = request.server.services;
+  const guard = new StreamGuard({
+    holdChars: config.streamHoldChars,
+    maxToolBytes: MAX_TOOL_BYTES,
+    write: (text) => out.write(text),
+    async judgeToolCalls(calls: AccumulatedCall[]) {
+      const judgements = await judge(request, calls.map((c) => ({ content: c.arguments, kind: 'tool_call' as const })), {
+        contentLimitBytes: config.contentLimitBytes,
+      });
+      const allowed = judgements.map((j) => j.action !== 'block');
+      if (allowed.every(Boolean)) return { allowed };
+      const blocked = judgements.filter((j) => j.action === 'block');
+      request.verdictSummary = 'response:tool_calls:block';
+      return {
+        allowed,
+        bastion: {
+          ...summarise(request.id, blocked, 'tool_calls'),
+          removed_tool_calls: calls.filter((_, i) => !allowed[i]).map((c) => ({ id: c.id, name: c.name })),
+        },
+      };
+    },
+    onLeak(leak) {
+      request.verdictSummary = 'response:output:block';
+      return { request_id: request.id, risk_level: 'HIGH', action: 'block', reasons: [{ layer: leak.layer, type: leak.type, score: 1 }], stage: 'output' };
+    },
+  });
+
+  (async () => {
+    const decoder = new TextDecoder();
+    try {
+      for await (const chunk of upstream) {
+        await guard.feed(decoder.decode(chunk as Buffer, { stream: true }));
+        if (guard.ended) break;
+      }
+      if (!guard.ended) await guard.finish();
+    } catch {
+      // Upstream failed mid-stream (reset, body timeout) or inspection failed: end the stream cleanly without
+      // releasing anything unjudged; the client sees a truncated stream, never an uninspected tool call.
+      if (!guard.ended) out.write('data: {"error":{"code":"BASTION_ERR_STREAM_INTERRUPTED","message":"The stream was interrupted."}}\n\n');
+    } finally {
+      abort.abort();
+      upstream.destroy();
+      out.end();
+    }
+  })();
+  return out;
+}

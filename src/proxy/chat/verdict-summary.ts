@@ -1,0 +1,34 @@
+import type { Flag, RiskLevel, Verdict } from '../../inspect/types.js';
+import { RISK_LEVELS } from '../../inspect/types.js';
+
+/** The `bastion` object added to OpenAI-shaped responses: metadata about the verdict, never content. */
+export interface BastionInfo {
+  request_id: string;
+  risk_level: RiskLevel;
+  action: 'block' | 'redact' | 'allow';
+  reasons: { layer: string; type: string; score: number }[];
+  threat_family?: string;
+  /** Where the verdict applies: `request` (interception point A) or `tool_calls` / `output` (point B). */
+  stage: 'request' | 'tool_calls' | 'output';
+  /** For tool-call blocks: which calls were removed. */
+  removed_tool_calls?: { id?: string; name?: string }[];
+  skipped_parts?: number;
+}
+
+export function summarise(requestId: string, verdicts: Verdict[], stage: BastionInfo['stage']): BastionInfo {
+  const worst = verdicts.reduce((a, v) => (RISK_LEVELS.indexOf(v.risk_level) > RISK_LEVELS.indexOf(a) ? v.risk_level : a), 'LOW' as RiskLevel);
+  const action = verdicts.some((v) => v.action === 'block') ? 'block' : verdicts.some((v) => v.action === 'redact') ? 'redact' : 'allow';
+  const seen = new Set<string>();
+  const reasons: BastionInfo['reasons'] = [];
+  for (const v of verdicts) {
+    if (v.action === 'allow') continue;
+    for (const f of v.flags as Flag[]) {
+      const key = `${f.layer}:${f.type}`;
+      if (f.score <= 0 || seen.has(key)) continue;
+      seen.add(key);
+      reasons.push({ layer: f.layer, type: f.type, score: f.score });
+    }
+  }
+  const family = verdicts.find((v) => v.action === 'block' && v.threat_family)?.threat_family;
+  return { request_id: requestId, risk_level: worst, action, reasons: reasons.slice(0, 20), ...(family ? { threat_family: family } : {}), stage };
+}
