@@ -31,7 +31,9 @@ t.test('upstream failures are errors in the catalogue shape, never verdicts', as
   });
 
   t.test('a connection reset → 502 UPSTREAM_UNREACHABLE', async (t) => {
-    upstream.on((_req, res) => res.socket!.destroy());
+    upstream.on((_req, res) => {
+      res.socket!.destroy();
+    });
     const res = await chat();
     t.equal(res.status, 502);
     t.equal(res.json<{ error: { code: string } }>().error.code, 'BASTION_ERR_UPSTREAM_UNREACHABLE');
