@@ -1,0 +1,71 @@
+import t from 'tap';
+import { performance } from 'node:perf_hooks';
+import { secretsLayer } from '../../src/inspect/layers/secrets.js';
+import { DEFAULT_POLICY, type InspectionContext } from '../../src/inspect/types.js';
+
+// Every detector is a linear pass; these inputs would expose quadratic scans or regex
+// backtracking. The bound is generous for a shared 2-core machine (typical: 20-150 ms per MB).
+const LIMIT_MS = 1500;
+const MB = 1 << 20;
+
+function timed(text: string): { ms: number; findings: number } {
+  const ctx: InspectionContext = {
+    content: text,
+    kind: 'tool_result',
+    policy: DEFAULT_POLICY,
+    ers: { score: 0, shadowBanned: false },
+    views: [{ name: 'original', text }],
+    flags: [],
+    secrets: [],
+    signals: {},
+    neutralize: [],
+    risk: 'LOW',
+    action: 'allow',
+  };
+  const t0 = performance.now();
+  secretsLayer.run(ctx);
+  return { ms: performance.now() - t0, findings: ctx.secrets.length };
+}
+
+function base64ish(n: number): string {
+  const a = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+  const out: string[] = [];
+  let x = 12345;
+  for (let i = 0; i < n; i++) {
+    x ^= x << 13;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    out.push(a[(x >>> 0) % 64]);
+  }
+  return out.join('');
+}
+
+const repeat = (unit: string) => unit.repeat(Math.ceil(MB / unit.length)).slice(0, MB);
+
+const inputs: Record<string, string> = {
+  "1 MB of 'a'": 'a'.repeat(MB),
+  '1 MB of base64-ish characters': base64ish(MB),
+  'repeated password= keys': repeat('password='),
+  'repeated key words': repeat('key '),
+  'repeated login prose on one line': repeat('login a/b '),
+  "1 MB of '@'": '@'.repeat(MB),
+  'digit runs with spaces': repeat('1 2 '),
+  'repeated PEM headers': repeat('-----BEGIN PRIVATE KEY-----\n'),
+  'repeated URL schemes': repeat('a://'),
+  'repeated token prefixes': repeat('sk-ghp_eyJAKIAxoxb-1-'),
+  'repeated Bearer': repeat('Bearer '),
+  'repeated curl -u': repeat('curl -u a:bbbbbbb1 '),
+  'repeated PuTTY headers': repeat('PuTTY-User-Key-File-2: '),
+};
+
+for (const [name, text] of Object.entries(inputs)) {
+  t.test(`${name} completes quickly`, async (t) => {
+    const { ms } = timed(text);
+    t.ok(ms < LIMIT_MS, `${ms.toFixed(0)} ms`);
+  });
+}
+
+t.test('findings are capped on inputs full of matches', async (t) => {
+  const { findings } = timed(repeat('jane@corp.io '));
+  t.ok(findings > 0 && findings <= 2000, `${findings} findings`);
+});
