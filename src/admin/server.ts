@@ -1,8 +1,14 @@
+import cookie from '@fastify/cookie';
 import type { FastifyInstance } from 'fastify';
 import { createHttpApp } from '../http/create-app.js';
 import { registerOpenApi } from '../http/openapi.js';
 import { probeRoutes } from '../http/probes.js';
 import type { Services } from '../services.js';
+import { operatorBillingRoutes } from './billing/operator.js';
+import { applyRouteEntitlements } from './entitlements.js';
+import { decoratePortalAuth } from './portal/context.js';
+import { portalRoutes } from './portal/index.js';
+import { sessionRoutes } from './session/index.js';
 
 /**
  * The admin listener (BASTION_ADMIN_PORT): portal, agents, financial, tunnels and operator routes.
@@ -11,7 +17,14 @@ import type { Services } from '../services.js';
 export async function buildAdminServer(services: Services): Promise<FastifyInstance> {
   const app = createHttpApp({ logger: services.logger, bodyLimit: services.config.bodyLimitBytes, trustProxy: services.config.trustProxy });
   app.decorate('services', services);
+  decoratePortalAuth(app, services);
   await registerOpenApi(app, 'Bastion admin API');
+  await app.register(cookie);
+  // Before any route: config/plans.json route_entitlements guard every matching route registered below.
+  applyRouteEntitlements(app);
   await app.register(probeRoutes);
+  await app.register(portalRoutes, { prefix: '/portal' });
+  await app.register(sessionRoutes, { prefix: '/auth' });
+  await app.register(operatorBillingRoutes, { prefix: '/admin/billing' });
   return app;
 }

@@ -34,7 +34,7 @@ export class KeyResolver {
   constructor(private readonly db: Kysely<Database>, private readonly options: KeyResolverOptions) {
     if (options.cacheTtlMs > 0) this.cache = new LRUCache({ max: 50_000, ttl: options.cacheTtlMs });
     options.broadcast.subscribe((message) => {
-      if (message.type === 'key_revoked' && typeof message.hash === 'string') this.cache?.delete(message.hash);
+      if ((message.type === 'key_revoked' || message.type === 'key_changed') && typeof message.hash === 'string') this.cache?.delete(message.hash);
       if (message.type === 'tenant_changed') this.cache?.clear();
     });
   }
@@ -67,6 +67,12 @@ export class KeyResolver {
   async revoked(hash: string): Promise<void> {
     this.cache?.delete(hash);
     await this.options.broadcast.publish({ type: 'key_revoked', hash });
+  }
+
+  /** Announces that a key's rate or name changed, so every process re-reads it on its next request. */
+  async changed(hash: string): Promise<void> {
+    this.cache?.delete(hash);
+    await this.options.broadcast.publish({ type: 'key_changed', hash });
   }
 
   // last_used_at is informational: written at most once a minute per key, off the request path.

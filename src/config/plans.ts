@@ -36,3 +36,46 @@ export function isPlan(name: string): boolean {
 export function tierRank(name: string): number {
   return PLAN_NAMES.indexOf(name);
 }
+
+export interface Addon {
+  name: string;
+  description: string;
+  /** Lowest tier on which the add-on can be used (SPEC §5 rule 2 applies first). */
+  minTier: string;
+}
+
+/** What a route needs (SPEC §5 rules 2–3). */
+export interface Requirement {
+  tier?: string;
+  addon?: string;
+}
+
+const ADDONS = catalogue.addons as Record<string, { description: string; min_tier: string }>;
+const ROUTES = catalogue.route_entitlements as Record<string, Requirement>;
+
+export const ADDON_NAMES: readonly string[] = Object.keys(ADDONS);
+
+export function getAddon(name: string): Addon {
+  const raw = ADDONS[name];
+  if (!raw) throw new Error(`unknown add-on ${name}`);
+  return { name, description: raw.description, minTier: raw.min_tier };
+}
+
+/** The requirement declared in config/plans.json for `METHOD /path` (Fastify route pattern), if any. */
+export function routeRequirement(method: string, url: string): Requirement | undefined {
+  return ROUTES[`${method.toUpperCase()} ${url}`];
+}
+
+/** Every declared route requirement, for validation and docs. */
+export function routeRequirements(): Record<string, Requirement> {
+  return { ...ROUTES };
+}
+
+// A typo in the catalogue must stop the start, not silently open or close a route.
+for (const [route, req] of Object.entries(ROUTES)) {
+  if (req.tier !== undefined && !isPlan(req.tier)) throw new Error(`config/plans.json: ${route} names unknown tier ${req.tier}`);
+  if (req.addon !== undefined && !ADDONS[req.addon]) throw new Error(`config/plans.json: ${route} names unknown add-on ${req.addon}`);
+}
+for (const [name, addon] of Object.entries(ADDONS)) {
+  if (!isPlan(addon.min_tier)) throw new Error(`config/plans.json: add-on ${name} names unknown tier ${addon.min_tier}`);
+}

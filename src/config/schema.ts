@@ -96,6 +96,24 @@ const master: Parser<Buffer> = (raw) => {
   return buf;
 };
 
+/** JWT signing secrets: comma-separated, each ≥ 32 characters. The first signs; all verify (rotation). */
+const jwtSecrets: Parser<string[]> = (raw) => {
+  const list = raw.split(',').map((s) => s.trim()).filter(Boolean);
+  if (list.length === 0 || list.length > 8 || list.some((s) => s.length < 32 || s.length > 512)) {
+    throw new Error('1 to 8 comma-separated secrets of 32 to 512 characters (the first signs, all verify)');
+  }
+  return list;
+};
+
+/** Browser origins allowed to call /auth/* with credentials: `scheme://host[:port]`, comma-separated. */
+const origins: Parser<string[]> = (raw) => {
+  const list = raw.split(',').map((s) => s.trim()).filter(Boolean);
+  if (list.length > 64 || list.some((o) => !/^https?:\/\/[A-Za-z0-9.-]+(:\d{1,5})?$/.test(o))) {
+    throw new Error('comma-separated origins such as https://app.example.com (scheme, host, optional port; no path)');
+  }
+  return list;
+};
+
 function setting<T>(env: string, description: string, parse: Parser<T>, def: T | undefined, secret = false): Setting<T> {
   return { env, description, parse, default: def, secret };
 }
@@ -137,6 +155,11 @@ export const SCHEMA = {
   azureApiVersion: setting('AZURE_OPENAI_API_VERSION', 'api-version query parameter for Azure OpenAI', text(4, 64), defaults.azureApiVersion),
   streamHoldChars: setting('BASTION_STREAM_HOLD_CHARS', 'Streaming guard look-behind: most characters of a token-like run held back while it could still be a secret', int(16, 8192), defaults.streamHoldChars),
   inspectTimeoutMs: setting('BASTION_INSPECT_TIMEOUT_MS', 'Per-request inspection deadline (504 beyond, never an allow)', int(10, 60_000), defaults.inspectTimeoutMs),
+  jwtSecrets: setting('BASTION_JWT_SECRET', 'Portal access-token signing secrets (HS256), comma-separated: the first signs, all verify. Unset: derived from BASTION_MASTER_KEY, else random per process', jwtSecrets, undefined, true),
+  accessTokenTtlSeconds: setting('BASTION_ACCESS_TOKEN_TTL_S', 'Portal access-token (JWT) lifetime in seconds', int(60, 86_400), defaults.accessTokenTtlSeconds),
+  refreshTokenTtlSeconds: setting('BASTION_REFRESH_TOKEN_TTL_S', 'Portal refresh-token (service_refresh cookie) lifetime in seconds; each refresh rotates it', int(300, 7_776_000), defaults.refreshTokenTtlSeconds),
+  sessionTtlSeconds: setting('BASTION_SESSION_TTL_S', 'Lifetime of a /auth/* session cookie in seconds (server-side, revocable)', int(300, 2_592_000), defaults.sessionTtlSeconds),
+  corsOrigins: setting('BASTION_CORS_ORIGINS', 'Origins allowed to call /auth/* with credentials (comma-separated); any other Origin gets 403', origins, []),
 } as const;
 
 type Schema = typeof SCHEMA;

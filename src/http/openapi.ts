@@ -33,7 +33,14 @@ const validationSchema = {
 
 const json = (schema: object) => ({ 'application/json': { schema } });
 
-export type Security = 'apiKey' | 'adminKey' | 'bearer' | 'public';
+export type Security = 'apiKey' | 'adminKey' | 'bearer' | 'session' | 'public';
+
+const CHALLENGE: Record<Exclude<Security, 'public'>, string> = {
+  apiKey: '`ApiKey`',
+  adminKey: '`AdminKey`',
+  bearer: '`Bearer realm="bastion-portal", error="invalid_token"`',
+  session: 'none: log in again at /auth/login',
+};
 
 /**
  * @fastify/swagger in dynamic mode, with the conventions every route shares added to the document only
@@ -49,6 +56,7 @@ export async function registerOpenApi(app: FastifyInstance, title: string): Prom
           apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
           adminKey: { type: 'apiKey', in: 'header', name: 'X-Admin-Key' },
           bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
+          session: { type: 'apiKey', in: 'cookie', name: 'bastion_session' },
         },
       },
     },
@@ -63,7 +71,7 @@ export async function registerOpenApi(app: FastifyInstance, title: string): Prom
       if (security !== 'public') {
         responses['401'] ??= {
           description: 'Missing or unknown credentials',
-          headers: { 'WWW-Authenticate': { type: 'string', description: '`ApiKey`' } },
+          headers: { 'WWW-Authenticate': { type: 'string', description: CHALLENGE[security] } },
           content: json(errorSchema),
         };
       }

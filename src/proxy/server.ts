@@ -6,6 +6,7 @@ import type { Services } from '../services.js';
 import { authenticate } from './hooks/authenticate.js';
 import { limitPerKey, writeRateLimitHeaders } from './hooks/rate-limit.js';
 import { chatRoute } from './routes/chat.js';
+import { embeddingsRoute } from './routes/embeddings.js';
 import { filterRoutes } from './routes/filter.js';
 import { modelsRoute } from './routes/models.js';
 import { healthRoute } from './routes/health.js';
@@ -32,5 +33,6 @@ export async function buildProxyServer(services: Services): Promise<FastifyInsta
   await app.register(filterRoutes);
   await app.register(chatRoute);
   await app.register(modelsRoute);
+  await app.register(embeddingsRoute);
   return app;
 }

@@ -124,3 +124,37 @@ export async function syncBootstrapKeys(
   }
   return revoked;
 }
+
+export async function countActiveKeysOf(db: Kysely<Database>, tenantId: string): Promise<number> {
+  const row = await db
+    .selectFrom('api_keys')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('tenant_id', '=', tenantId)
+    .where('revoked_at', 'is', null)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/**
+ * Renames or re-rates an active key of the tenant. Returns the updated record and its hash (so a cached principal
+ * can be dropped), or undefined when the tenant has no such active key.
+ */
+export async function updateKey(
+  db: Kysely<Database>,
+  tenantId: string,
+  keyId: string,
+  changes: { name?: string; ratePerMinute?: number },
+): Promise<{ record: ApiKeyRecord; hash: string } | undefined> {
+  const set: Partial<ApiKeysTable> = {};
+  if (changes.name !== undefined) set.name = changes.name;
+  if (changes.ratePerMinute !== undefined) set.rate_per_minute = changes.ratePerMinute;
+  const row = await db
+    .updateTable('api_keys')
+    .set(set)
+    .where('key_id', '=', keyId)
+    .where('tenant_id', '=', tenantId)
+    .where('revoked_at', 'is', null)
+    .returningAll()
+    .executeTakeFirst();
+  return row ? { record: toRecord(row), hash: row.key_hash } : undefined;
+}

@@ -1,4 +1,5 @@
 import type { Generated } from 'kysely';
+import type { PortalTables } from './portal-schema.js';
 
 /** Table types shared by every storage module. Timestamps are epoch milliseconds. */
 
@@ -33,7 +34,7 @@ export interface UsageMonthlyTable {
   count: Generated<number>;
 }
 
-export interface Database {
+export interface Database extends PortalTables {
   tenants: TenantsTable;
   api_keys: ApiKeysTable;
   usage_monthly: UsageMonthlyTable;

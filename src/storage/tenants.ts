@@ -39,3 +39,16 @@ export async function listTenants(db: Kysely<Database>): Promise<Tenant[]> {
   const rows = await db.selectFrom('tenants').selectAll().orderBy('id').execute();
   return rows.map(toTenant);
 }
+
+/** Changes a tenant's plan and/or add-ons (operator billing routes); returns the tenant as it now is. */
+export async function setEntitlements(
+  db: Kysely<Database>,
+  id: string,
+  changes: { plan?: string; addons?: string[] },
+): Promise<Tenant | undefined> {
+  const set: Partial<TenantsTable> = {};
+  if (changes.plan !== undefined) set.plan = changes.plan;
+  if (changes.addons !== undefined) set.addons = JSON.stringify([...new Set(changes.addons)].sort());
+  if (Object.keys(set).length > 0) await db.updateTable('tenants').set(set).where('id', '=', id).execute();
+  return findTenant(db, id);
+}

@@ -1,11 +1,14 @@
 import t from 'tap';
+import { completion, fakeUpstream, sendJson } from '../helpers/fake-upstream.js';
 import { startTestGateway } from '../helpers/gateway.js';
 import { call } from '../helpers/http.js';
 
 const CANARY = 'CANARY-7f3a9c1e-do-not-log';
 
 t.test('no route logs request content, keys or query strings (SPEC §1)', async (t) => {
-  const gw = await startTestGateway(t, { config: { adminKey: 'admin-secret-0123456789abcdef', bodyLimitBytes: 65536 } });
+  const upstream = await fakeUpstream(t);
+  upstream.on((req, res) => sendJson(res, 200, req.path.startsWith('/v1/chat') ? completion({ content: 'ok' }) : { object: 'list', data: [] }));
+  const gw = await startTestGateway(t, { config: { adminKey: 'admin-secret-0123456789abcdef', bodyLimitBytes: 65536, upstreamBaseUrl: upstream.url } });
   const key = await gw.key('acme', { rate: 10_000 });
   let sent = 0;
 
@@ -30,6 +33,12 @@ t.test('no route logs request content, keys or query strings (SPEC §1)', async 
       }
     }
   }
+  // The proxy routes with real payloads: chat (plain and streamed) and embeddings, canary in every message.
+  const messages = [{ role: 'system', content: CANARY }, { role: 'user', content: `${CANARY} AKIAZ7QW3R5T6Y7U8I9O` }, { role: 'tool', tool_call_id: 'c', content: CANARY }];
+  await call(`${gw.proxyUrl}/v1/chat/completions`, { headers: { 'x-api-key': key }, body: { model: 'm', messages } });
+  await call(`${gw.proxyUrl}/v1/chat/completions`, { headers: { 'x-api-key': key }, body: { model: 'm', stream: true, messages } });
+  await call(`${gw.proxyUrl}/v1/embeddings`, { headers: { 'x-api-key': key }, body: { model: 'text-embedding-3-small', input: [CANARY, CANARY] } });
+  t.ok(upstream.received.length >= 2, 'proxy requests reached the fake upstream');
   // Unauthenticated and wrong-key attempts, with the canary in the key itself.
   await call(`${gw.proxyUrl}/filter`, { headers: { 'x-api-key': CANARY }, body: { content: CANARY } });
   await call(`${gw.proxyUrl}/demo/filter`, { body: { content: CANARY } });

@@ -28,7 +28,7 @@ export async function guardCompletion(request: FastifyRequest, completion: { cho
     ? await judge(
         request,
         calls.map(({ call }) => ({ content: String(call.function?.arguments ?? ''), kind: 'tool_call' as const })),
-        { contentLimitBytes: request.server.services.config.contentLimitBytes },
+        { contentLimitBytes: request.server.services.config.contentLimitBytes, record: false },
       )
     : [];
   const removed = new Set(calls.filter((_, k) => judgements[k].action === 'block').map(({ choice, i }) => `${choice}:${i}`));

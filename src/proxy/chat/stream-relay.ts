@@ -22,6 +22,7 @@ export function relayStream(request: FastifyRequest, upstream: Dispatcher.Respon
     async judgeToolCalls(calls: AccumulatedCall[]) {
       const judgements = await judge(request, calls.map((c) => ({ content: c.arguments, kind: 'tool_call' as const })), {
         contentLimitBytes: config.contentLimitBytes,
+        record: false,
       });
       const allowed = judgements.map((j) => j.action !== 'block');
       if (allowed.every(Boolean)) return { allowed };

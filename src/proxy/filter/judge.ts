@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { BastionError } from '../../errors.js';
 import type { ErsState, InspectionRequest, Kind, Verdict } from '../../inspect/types.js';
+import { recordVerdicts } from '../../storage/daily-stats.js';
 
 export interface Item {
   content: string;
@@ -12,6 +13,8 @@ export interface JudgeOptions {
   /** ERS entity, or undefined for routes that keep no entity score (/demo/filter). */
   entity?: string;
   contentLimitBytes: number;
+  /** false for inspections of model output (point B): the portal counts what tenants send. */
+  record?: boolean;
 }
 
 export type Judgement = Verdict & { request_id: string; ers: { score: number; shadow_banned: boolean } };
@@ -40,11 +43,18 @@ export async function judge(request: FastifyRequest, items: Item[], options: Jud
   const verdicts = await inspector.inspect(requests);
   if (options.entity) await ers.record(options.entity, verdicts.map((v) => v.risk_level));
   request.verdictSummary = summarise(verdicts);
-  return verdicts.map((v, i) => ({
+  const results = verdicts.map((v, i) => ({
     request_id: items.length > 1 ? `${request.id}.${i}` : request.id,
     ...v,
     ers: { score: before.score, shadow_banned: before.shadowBanned },
   }));
+  // Per-tenant daily aggregates for the portal (metadata only). A stats failure never changes a verdict.
+  if (request.principal && options.record !== false) {
+    await recordVerdicts(request.server.services.storage.db, request.principal.tenantId, results).catch(() =>
+      request.log.warn({ event: 'daily_stats' }, 'daily stats not recorded'),
+    );
+  }
+  return results;
 }
 
 /** Metadata for the access log: e.g. `block/HIGH` or `batch:3 blocked:1`. */

@@ -1,0 +1,77 @@
+import type { FastifyInstance } from 'fastify';
+import { Type, type Static } from 'typebox';
+import { summarise } from '../chat/verdict-summary.js';
+import { inputTexts, type EmbeddingInput } from '../embeddings/inputs.js';
+import { routeEmbeddings } from '../embeddings/providers.js';
+import { blockedEmbeddings, decoyEmbeddings } from '../embeddings/responses.js';
+import { judge } from '../filter/judge.js';
+import { readBounded } from '../upstream/read-body.js';
+import { abortOnClientClose, markUpstream, relayHead } from '../upstream/forward.js';
+
+const EmbeddingsBody = Type.Object(
+  {
+    model: Type.String({ minLength: 1, maxLength: 256 }),
+    input: Type.Union([Type.String(), Type.Array(Type.Union([Type.String(), Type.Integer(), Type.Array(Type.Integer())]))]),
+    dimensions: Type.Optional(Type.Integer({ minimum: 1, maximum: 16384 })),
+  },
+  { additionalProperties: true },
+);
+
+/**
+ * POST /v1/embeddings: every input is inspected as a prompt; routed by model prefix — `gemini/<model>` to Google's
+ * batchEmbedContents, `azure/<deployment>` to an Azure OpenAI deployment, anything else to UPSTREAM_BASE_URL — and
+ * answered in the OpenAI embeddings shape.
+ */
+export async function embeddingsRoute(app: FastifyInstance): Promise<void> {
+  const { config, upstream } = app.services;
+  app.post<{ Body: Static<typeof EmbeddingsBody> }>(
+    '/v1/embeddings',
+    {
+      config: { security: 'apiKey', rateLimited: true, bearerKey: true },
+      schema: { summary: 'Embeddings with input filtering; a blocked input is HTTP 200 with empty data and a `bastion` verdict.', body: EmbeddingsBody },
+    },
+    async (request, reply) => {
+      const body = request.body as Record<string, unknown> & { model: string; input: EmbeddingInput; dimensions?: number };
+      const texts = inputTexts(body.input);
+      const route = routeEmbeddings(request, body.model, config);
+      const judgements = await judge(request, texts.map((content) => ({ content, kind: 'prompt' as const })), {
+        entity: request.principal!.tenantId,
+        contentLimitBytes: config.contentLimitBytes,
+      });
+      if (judgements[0]?.ers.shadow_banned) {
+        request.verdictSummary = 'shadow_banned';
+        return decoyEmbeddings(body.model, texts, body.dimensions);
+      }
+      const blocked = judgements.map((j, i) => (j.action === 'block' ? i : -1)).filter((i) => i >= 0);
+      if (blocked.length > 0) {
+        return blockedEmbeddings(body.model, { ...summarise(request.id, blocked.map((i) => judgements[i]), 'request'), blocked_inputs: blocked });
+      }
+      const redacted = judgements.some((j) => j.action === 'redact');
+      const sentTexts = judgements.map((j, i) => (j.action === 'redact' ? j.redacted_content : texts[i]));
+
+      const abort = abortOnClientClose(request, reply);
+      const started = performance.now();
+      const res = await upstream.request({
+        url: route.url,
+        method: 'POST',
+        headers: route.headers,
+        body: JSON.stringify(route.body(redacted || route.provider === 'gemini' ? sentTexts : undefined, body)),
+        signal: abort.signal,
+      });
+      const raw = await readBounded(res.body, config.upstreamResponseLimitBytes);
+      markUpstream(request, started);
+      if (res.statusCode >= 400) {
+        relayHead(reply, res);
+        return reply.send(raw); // provider errors pass through verbatim
+      }
+      let parsed: Record<string, unknown>;
+      try {
+        parsed = JSON.parse(raw.toString('utf8')) as Record<string, unknown>;
+      } catch {
+        relayHead(reply, res);
+        return reply.send(raw);
+      }
+      return route.normalise(parsed, body.model, sentTexts);
+    },
+  );
+}
