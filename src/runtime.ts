@@ -17,6 +17,7 @@ import { ensureTenant } from './storage/tenants.js';
 import { DEFAULT_PLAN } from './config/plans.js';
 import { memoryErs, redisErs } from './ers/store.js';
 import { createInspectorPool } from './workers/pool.js';
+import { VerdictCache } from './workers/verdict-cache.js';
 import { Upstream } from './proxy/upstream/client.js';
 
 export class StartupError extends Error {}
@@ -60,6 +61,7 @@ export async function createServices(config: Config, logStream?: DestinationStre
     quota: redis ? redisQuota(redis, config.redisPrefix) : databaseQuota(storage.db),
     ers: redis ? redisErs(redis, config.redisPrefix, halfLifeMs) : memoryErs(halfLifeMs),
     inspector,
+    verdictCache: new VerdictCache(config.verdictCacheMb * 1024 * 1024),
     upstream: new Upstream({
       connectTimeoutMs: config.upstreamConnectTimeoutMs,
       headersTimeoutMs: config.upstreamHeadersTimeoutMs,

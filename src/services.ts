@@ -8,6 +8,7 @@ import type { Broadcast } from './redis/broadcast.js';
 import type { Storage } from './storage/database.js';
 import type { ErsStore } from './ers/store.js';
 import type { Inspector } from './workers/pool.js';
+import type { VerdictCache } from './workers/verdict-cache.js';
 import type { Upstream } from './proxy/upstream/client.js';
 
 /** Everything a route needs, built once by src/runtime.ts and decorated onto both listeners. */
@@ -22,6 +23,7 @@ export interface Services {
   quota: MonthlyQuota;
   ers: ErsStore;
   inspector: Inspector;
+  verdictCache: VerdictCache;
   upstream: Upstream;
 }
 

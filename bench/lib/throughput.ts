@@ -16,15 +16,20 @@ export interface Throughput {
   p99: number;
 }
 
-async function cannon(url: string, headers: Record<string, string>, body: string, seconds = 8): Promise<Throughput> {
-  const result = await autocannon({ url, method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body, connections: 50, duration: seconds });
+async function cannon(url: string, headers: Record<string, string>, body: () => string, seconds = 8): Promise<Throughput> {
+  const result = await autocannon({
+    url, connections: 50, duration: seconds,
+    requests: [{ method: 'POST', headers: { 'content-type': 'application/json', ...headers }, setupRequest: (req) => ({ ...req, body: body() }) }],
+  });
   if (result.non2xx > 0) throw new Error(`${result.non2xx} non-2xx responses from ${url}`);
   return { rps: Math.round(result.requests.average), p50: round(result.latency.p50, 2), p99: round(result.latency.p99, 2) };
 }
 
 /** /filter through the full gateway vs. a bare Fastify endpoint parsing the same JSON, one after the other. */
 export async function measureThroughput(content: string): Promise<{ floor: Throughput; bastion: Throughput }> {
-  const body = JSON.stringify({ content, kind: 'prompt' });
+  // A different text on every request (a counter appended), so the verdict cache never answers for the pipeline.
+  let seq = 0;
+  const body = () => JSON.stringify({ content: `${content.slice(0, content.length - 12)} #${++seq}`, kind: 'prompt' });
 
   const bare = Fastify();
   bare.post('/filter', async (request) => ({ allowed: true, length: (request.body as { content: string }).content.length }));

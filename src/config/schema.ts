@@ -154,6 +154,7 @@ export const SCHEMA = {
   azureApiKey: setting('AZURE_OPENAI_API_KEY', 'Azure OpenAI key (sent as api-key)', text(1, 4096), undefined, true),
   azureApiVersion: setting('AZURE_OPENAI_API_VERSION', 'api-version query parameter for Azure OpenAI', text(4, 64), defaults.azureApiVersion),
   streamHoldChars: setting('BASTION_STREAM_HOLD_CHARS', 'Streaming guard look-behind: most characters of a token-like run held back while it could still be a secret', int(16, 8192), defaults.streamHoldChars),
+  verdictCacheMb: setting('BASTION_VERDICT_CACHE_MB', 'Memory for cached verdicts of repeated texts such as system prompts (0 disables)', int(0, 4096), defaults.verdictCacheMb),
   inspectTimeoutMs: setting('BASTION_INSPECT_TIMEOUT_MS', 'Per-request inspection deadline (504 beyond, never an allow)', int(10, 60_000), defaults.inspectTimeoutMs),
   jwtSecrets: setting('BASTION_JWT_SECRET', 'Portal access-token signing secrets (HS256), comma-separated: the first signs, all verify. Unset: derived from BASTION_MASTER_KEY, else random per process', jwtSecrets, undefined, true),
   accessTokenTtlSeconds: setting('BASTION_ACCESS_TOKEN_TTL_S', 'Portal access-token (JWT) lifetime in seconds', int(60, 86_400), defaults.accessTokenTtlSeconds),

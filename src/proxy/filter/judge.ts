@@ -32,7 +32,7 @@ export async function judge(request: FastifyRequest, items: Item[], options: Jud
       });
     }
   });
-  const { ers, inspector } = request.server.services;
+  const { ers } = request.server.services;
   const before: ErsState = options.entity ? await ers.read(options.entity) : { score: 0, shadowBanned: false };
   const requests: InspectionRequest[] = items.map((item) => ({
     content: item.content,
@@ -40,7 +40,7 @@ export async function judge(request: FastifyRequest, items: Item[], options: Jud
     strict: options.strict ?? false,
     ers: before,
   }));
-  const verdicts = await inspector.inspect(requests);
+  const verdicts = await inspectCached(request, requests);
   if (options.entity) await ers.record(options.entity, verdicts.map((v) => v.risk_level));
   request.verdictSummary = summarise(verdicts);
   const results = verdicts.map((v, i) => ({
@@ -55,6 +55,25 @@ export async function judge(request: FastifyRequest, items: Item[], options: Jud
     );
   }
   return results;
+}
+
+/** Answers repeated texts from the verdict cache and sends only the rest to the pool, in one task. */
+async function inspectCached(request: FastifyRequest, requests: InspectionRequest[]): Promise<Verdict[]> {
+  const { inspector, verdictCache } = request.server.services;
+  const keys = requests.map((r) => verdictCache.key(r));
+  const verdicts: (Verdict | undefined)[] = keys.map((k) => {
+    const hit = verdictCache.get(k);
+    return hit && { ...hit, timings_ms: { cache: 0, total: 0 } };
+  });
+  const missing = verdicts.flatMap((v, i) => (v ? [] : [i]));
+  if (missing.length > 0) {
+    const fresh = await inspector.inspect(missing.map((i) => requests[i]));
+    missing.forEach((i, j) => {
+      verdicts[i] = fresh[j];
+      verdictCache.set(keys[i], fresh[j]);
+    });
+  }
+  return verdicts as Verdict[];
 }
 
 /** Metadata for the access log: e.g. `block/HIGH` or `batch:3 blocked:1`. */
