@@ -1,7 +1,112 @@
-import type { Layer } from '../types.js';
+import settings from '../../../config/semantic.json' with { type: 'json' };
+import modelFile from '../../../models/semantic.json' with { type: 'json' };
+import { modelKind, newSink } from '../semantic/featurize.js';
+import { loadSemanticModel, scoreText, type SemanticModel, type SemanticModelFile, type TextScore } from '../semantic/model.js';
+import { matchPatterns } from '../semantic/patterns.js';
+import type { Indicator } from '../semantic/shell-features.js';
+import type { Flag, InspectionContext, Layer, Span } from '../types.js';
 
-// Placeholder: to be implemented (issue 3).
-export const semanticLayer: Layer = {
-  name: 'semantic',
-  run() {},
-};
+/**
+ * Layer 4, semantic guard. A calibrated statistical model (models/semantic.json, `npm run train`) scores the
+ * content and every decoded view the obfuscation layer produced (max over views, within a character budget);
+ * curated structural patterns and command indicators add direct flags. The flag score is the model's risk score
+ * (anchored at out-of-fold operating points, so that HIGH blocks about `operatingFpr.high` of benign traffic).
+ * Writes `semantic.probability` (calibrated), `semantic.risk`,
+ * `semantic.logit`, the span of the content the score refers to (`semantic.span_start`/`semantic.span_end`) and
+ * where the highest-scoring chunk lies (`semantic.view_index` into ctx.views, `semantic.chunk_start`/`chunk_end`
+ * within that view's text) so the hyperbolic brain and the causal arbiter work on the same evidence.
+ */
+
+const FLAG_TYPE = { prompt: 'prompt_injection', tool_result: 'indirect_injection', tool_call: 'dangerous_command' } as const;
+
+interface Best extends TextScore {
+  view: string;
+  viewIndex: number;
+  /** Span in the submitted content the score refers to. */
+  source: Span;
+}
+
+function scanBudget(contentLength: number): number {
+  return Math.min(settings.maxViewChars, Math.max(contentLength, 1024) * settings.viewBudgetFactor);
+}
+
+export function createSemanticLayer(model: SemanticModel): Layer {
+  const sink = newSink();
+  return {
+    name: 'semantic',
+    run(ctx: InspectionContext) {
+      const kind = modelKind(ctx.kind);
+      const matched: Indicator[] = [];
+      const original = scoreText(model, ctx.content, kind, sink, matched);
+      let best: Best = { ...original, view: 'original', viewIndex: 0, source: original.span };
+      let budget = scanBudget(ctx.content.length);
+      const patternHits = matchPatterns(ctx.content, ctx.kind).map((h) => ({ ...h, view: 'original' }));
+      for (let viewIndex = 1; viewIndex < ctx.views.length; viewIndex++) {
+        const view = ctx.views[viewIndex];
+        if (view.text === ctx.content || view.text.length === 0) continue;
+        if (view.text.length > budget) continue;
+        budget -= view.text.length;
+        const scored = scoreText(model, view.text, kind, sink, matched);
+        const source = view.source ?? { start: 0, end: ctx.content.length };
+        if (scored.logit > best.logit) best = { ...scored, view: view.name, viewIndex, source };
+        for (const hit of matchPatterns(view.text, ctx.kind)) patternHits.push({ ...hit, span: source, view: view.name });
+      }
+      ctx.signals['semantic.probability'] = best.probability;
+      ctx.signals['semantic.risk'] = best.risk;
+      ctx.signals['semantic.logit'] = best.logit;
+      ctx.signals['semantic.span_start'] = best.source.start;
+      ctx.signals['semantic.span_end'] = best.source.end;
+      ctx.signals['semantic.view_index'] = best.viewIndex;
+      ctx.signals['semantic.chunk_start'] = best.span.start;
+      ctx.signals['semantic.chunk_end'] = best.span.end;
+      const category = kind === 'tool_call' ? 'dangerous_action' : 'injection';
+      if (best.risk >= settings.flagThreshold) {
+        ctx.flags.push({
+          layer: 'semantic',
+          type: FLAG_TYPE[kind],
+          score: round(best.risk),
+          detail: `model probability ${best.probability.toFixed(2)}, risk ${best.risk.toFixed(2)}${best.view === 'original' ? '' : ` in decoded view ${best.view}`}`,
+          span: best.source,
+          category,
+        });
+      }
+      const seen = new Set<string>();
+      for (const hit of patternHits) {
+        if (seen.has(hit.id)) continue;
+        seen.add(hit.id);
+        ctx.flags.push(patternFlag(hit.id, hit.score, hit.span, hit.view));
+      }
+      for (const indicator of matched) {
+        if (indicator.flagScore === undefined || seen.has(indicator.id)) continue;
+        seen.add(indicator.id);
+        ctx.flags.push({
+          layer: 'semantic',
+          type: 'dangerous_command_indicator',
+          score: indicator.flagScore,
+          detail: `${indicator.id} (${indicator.leaf})`,
+          category: 'dangerous_action',
+        });
+      }
+    },
+  };
+}
+
+function patternFlag(id: string, score: number, span: Span, view: string): Flag {
+  return {
+    layer: 'semantic',
+    type: id,
+    score,
+    detail: view === 'original' ? 'curated injection pattern' : `curated injection pattern in decoded view ${view}`,
+    span,
+    category: 'injection',
+  };
+}
+
+function round(x: number): number {
+  return Math.round(x * 1000) / 1000;
+}
+
+/** The committed model, shared with the causal arbiter (which re-scores ablated text with it). */
+export const semanticModel: SemanticModel = loadSemanticModel(modelFile as unknown as SemanticModelFile);
+
+export const semanticLayer: Layer = createSemanticLayer(semanticModel);
