@@ -61,10 +61,11 @@ export function createSemanticLayer(model: SemanticModel): Layer {
       ctx.signals['semantic.chunk_end'] = best.span.end;
       const category = kind === 'tool_call' ? 'dangerous_action' : 'injection';
       if (best.risk >= settings.flagThreshold) {
+        const short = kind !== 'tool_call' && tooShortForHigh(ctx.content);
         ctx.flags.push({
           layer: 'semantic',
           type: FLAG_TYPE[kind],
-          score: round(best.risk),
+          score: round(short ? Math.min(best.risk, settings.shortText.cap) : best.risk),
           detail: `model probability ${best.probability.toFixed(2)}, risk ${best.risk.toFixed(2)}${best.view === 'original' ? '' : ` in decoded view ${best.view}`}`,
           span: best.source,
           category,
@@ -100,6 +101,14 @@ function patternFlag(id: string, score: number, span: Span, view: string): Flag 
     span,
     category: 'injection',
   };
+}
+
+/** Fewer letters and words than config/semantic.json `shortText` allows a HIGH model score on. */
+function tooShortForHigh(text: string): boolean {
+  if (text.length > 200) return false;
+  const letters = text.match(/[\p{L}\p{N}]/gu)?.length ?? 0;
+  const words = text.match(/[\p{L}\p{N}]+/gu)?.length ?? 0;
+  return letters < settings.shortText.maxLetters && words <= settings.shortText.maxWords;
 }
 
 function round(x: number): number {

@@ -23,15 +23,6 @@ export function modelKind(kind: Kind): ModelKind {
 export const BITS: number = settings.bits;
 export const CHUNK_CHARS: number = settings.chunkChars;
 
-/**
- * Divisor of a chunk's summed weights: √(n + lengthPrior). The prior shrinks the logit of very short texts (a few
- * features) toward the bias, so one or two unusual words ("Capital?") cannot carry a HIGH score; for ordinary texts
- * (hundreds of features) it is √n. Shared by training and inference.
- */
-export function lengthNorm(n: number): number {
-  return Math.sqrt(n + settings.lengthPrior);
-}
-
 const KIND_SALT: Record<ModelKind, number> = {
   prompt: fnv1a('kind:prompt'),
   tool_result: fnv1a('kind:tool_result'),

@@ -1,6 +1,6 @@
 import type { Span } from '../types.js';
 import { applyPlatt, type Platt } from './calibration.js';
-import { BITS, chunkSpans, featurizeSpan, lengthNorm, MODEL_KINDS, type ModelKind } from './featurize.js';
+import { BITS, chunkSpans, featurizeSpan, MODEL_KINDS, type ModelKind } from './featurize.js';
 import type { FeatureSink } from './feature-sink.js';
 import type { Indicator } from './shell-features.js';
 import { decodeWeights, type EncodedWeights } from './weights-codec.js';
@@ -9,8 +9,8 @@ import { decodeWeights, type EncodedWeights } from './weights-codec.js';
  * The semantic model: logistic regression over hashed features, one bias per kind, and per kind two maps of the
  * logit: `calibration` (class-balanced Platt scaling: the probability reported as `semantic.probability`) and
  * `risk` (a logistic curve through the out-of-fold operating points, see build-model.ts: 0.45 = MEDIUM and 0.75 =
- * HIGH on the decision layer's scale; used as the flag score). A chunk's logit is bias + Σ w[i] / √(n + lengthPrior)
- * (length-normalised by lengthNorm, featurize.ts).
+ * HIGH on the decision layer's scale; used as the flag score). A chunk's logit is bias + Σ w[i] / √n
+ * (length-normalised so long and short texts are comparable).
  */
 export interface SemanticModel {
   weights: Float32Array;
@@ -48,7 +48,7 @@ export function chunkLogit(model: SemanticModel, kind: ModelKind, sink: FeatureS
   const idx = sink.indices;
   let sum = 0;
   for (let i = 0; i < n; i++) sum += w[idx[i]];
-  return model.bias[kind] + sum / lengthNorm(n);
+  return model.bias[kind] + sum / Math.sqrt(n);
 }
 
 export interface TextScore {

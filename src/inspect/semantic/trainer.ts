@@ -1,5 +1,5 @@
 import { mulberry32 } from './hashing.js';
-import { lengthNorm, MODEL_KINDS, type ModelKind } from './featurize.js';
+import { MODEL_KINDS, type ModelKind } from './featurize.js';
 
 /**
  * Logistic regression trained with AdaGrad (Duchi et al. 2011) and L2 regularisation, in a fixed order drawn
@@ -55,7 +55,7 @@ export function trainLogistic(examples: readonly TrainingExample[], opts: TrainO
     if (chunk.length === 0) return bias[k];
     let s = 0;
     for (let i = 0; i < chunk.length; i++) s += w[chunk[i]];
-    return bias[k] + s / lengthNorm(chunk.length);
+    return bias[k] + s / Math.sqrt(chunk.length);
   };
 
   const step = (k: number, chunk: Int32Array, label: number, weight: number): void => {
@@ -64,7 +64,7 @@ export function trainLogistic(examples: readonly TrainingExample[], opts: TrainO
     biasG2[k] += g * g;
     bias[k] -= (opts.learningRate * g) / (Math.sqrt(biasG2[k]) + eps);
     if (chunk.length === 0) return;
-    const gn = g / lengthNorm(chunk.length);
+    const gn = g / Math.sqrt(chunk.length);
     for (let i = 0; i < chunk.length; i++) {
       const j = chunk[i];
       const grad = gn + opts.l2 * w[j];
@@ -108,7 +108,7 @@ export function exampleLogit(trained: TrainedWeights, ex: TrainingExample): numb
   for (const chunk of ex.chunks) {
     let s = 0;
     for (let i = 0; i < chunk.length; i++) s += trained.weights[chunk[i]];
-    const z = trained.bias[ex.kind] + (chunk.length ? s / lengthNorm(chunk.length) : 0);
+    const z = trained.bias[ex.kind] + (chunk.length ? s / Math.sqrt(chunk.length) : 0);
     if (z > best) best = z;
   }
   return best;
