@@ -30,6 +30,11 @@ export const ERRORS = {
   RESOURCE_NOT_FOUND: { status: 404, message: 'No such resource.' },
   METHOD_NOT_ALLOWED: { status: 405, message: 'Method not allowed on this route.' },
   CONFLICT: { status: 409, message: 'The resource already exists.' },
+  RULE_TRANSITION_INVALID: { status: 409, message: 'The rule is not in a state this decision applies to.' },
+  FEEDBACK_NOT_ATTRIBUTABLE: {
+    status: 404,
+    message: 'No evolved rule judged this request_id for your tenant (or it is older than a day): nothing to report a false positive against.',
+  },
   ACCOUNT_EXISTS: { status: 409, message: 'This e-mail cannot be registered. Log in, or reset the password.' },
   TOTP_ALREADY_ENABLED: { status: 409, message: 'Two-factor authentication is already on. Disable it before setting up a new secret.' },
   TOTP_NOT_SET_UP: { status: 409, message: 'Two-factor authentication is not set up: call POST /portal/auth/totp/setup first.' },

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { DestinationStream } from 'pino';
 import { buildAdminServer } from './admin/server.js';
 import { KeyResolver } from './auth/key-resolver.js';
+import { StatsBuffer } from './storage/stats-buffer.js';
 import type { Config } from './config/schema.js';
 import { createLogger } from './http/logging.js';
 import { databaseQuota, redisQuota } from './limits/monthly-quota.js';
@@ -19,6 +20,7 @@ import { memoryErs, redisErs } from './ers/store.js';
 import { createInspectorPool } from './workers/pool.js';
 import { VerdictCache } from './workers/verdict-cache.js';
 import { Upstream } from './proxy/upstream/client.js';
+import { assertEvolutionConfig, createEvolution } from './evolution/service.js';
 
 export class StartupError extends Error {}
 
@@ -32,6 +34,7 @@ export interface Gateway {
 }
 
 export async function createServices(config: Config, logStream?: DestinationStream): Promise<Services> {
+  assertEvolutionConfig(config);
   const logger = createLogger(config.logLevel, logStream);
   const storage = openStorage(config.databaseUrl);
   await migrate(storage);
@@ -44,11 +47,17 @@ export async function createServices(config: Config, logStream?: DestinationStre
   if (redis && !(await connectRedis(redis))) logger.warn({ dependency: 'redis' }, 'redis unreachable at start; metered routes answer 503 until it is back');
   const broadcast = redis ? redisBroadcast(redis, `${config.redisPrefix}events`) : localBroadcast();
   // Without Redis nothing would tell this process about a revocation made elsewhere (the CLI), so no key cache.
-  const keys = new KeyResolver(storage.db, { cacheTtlMs: redis ? config.keyCacheTtlMs : 0, broadcast });
+  // A key cache needs to hear about revocations made elsewhere: over Redis, or (one SQLite file) from its
+  // data_version. PostgreSQL without Redis gets no cache: another replica could revoke unseen.
+  const cacheable = Boolean(redis) || storage.externalWrites !== undefined;
+  const keys = new KeyResolver(storage.db, { cacheTtlMs: cacheable ? config.keyCacheTtlMs : 0, broadcast, externalWrites: storage.externalWrites });
   const halfLifeMs = config.ersHalfLifeSeconds * 1000;
   for (const hash of revokedBootstrap) await keys.revoked(hash).catch(() => {});
 
   const inspector = createInspectorPool({ threads: config.workers, maxQueue: config.inspectQueueLimit, timeoutMs: config.inspectTimeoutMs });
+  const verdictCache = new VerdictCache(config.verdictCacheMb * 1024 * 1024);
+  // Before warm-up: the active evolved rules travel to every thread with its warm-up task.
+  const evolution = await createEvolution({ config, db: storage.db, redis, broadcast, inspector, verdictCache, logger });
   await inspector.warmUp();
   return {
     config,
@@ -61,12 +70,14 @@ export async function createServices(config: Config, logStream?: DestinationStre
     quota: redis ? redisQuota(redis, config.redisPrefix) : databaseQuota(storage.db),
     ers: redis ? redisErs(redis, config.redisPrefix, halfLifeMs) : memoryErs(halfLifeMs),
     inspector,
-    verdictCache: new VerdictCache(config.verdictCacheMb * 1024 * 1024),
+    verdictCache,
     upstream: new Upstream({
       connectTimeoutMs: config.upstreamConnectTimeoutMs,
       headersTimeoutMs: config.upstreamHeadersTimeoutMs,
       bodyTimeoutMs: config.upstreamBodyTimeoutMs,
     }),
+    evolution,
+    stats: new StatsBuffer(storage.db, () => logger.warn({ event: 'daily_stats' }, 'daily stats not recorded')),
   };
 }
 
@@ -123,6 +134,9 @@ export async function startGateway(config: Config, logStream?: DestinationStream
 }
 
 export async function closeServices(services: Services): Promise<void> {
+  // First: stops analyses and persists the last rule hit counts while storage is still open.
+  await services.stats.close();
+  await services.evolution.close();
   await services.inspector.close();
   await services.upstream.close();
   await services.broadcast.close();

@@ -6,7 +6,9 @@ import type { MonthlyQuota } from './limits/monthly-quota.js';
 import type { RateWindow } from './limits/window.js';
 import type { Broadcast } from './redis/broadcast.js';
 import type { Storage } from './storage/database.js';
+import type { StatsBuffer } from './storage/stats-buffer.js';
 import type { ErsStore } from './ers/store.js';
+import type { Evolution } from './evolution/service.js';
 import type { Inspector } from './workers/pool.js';
 import type { VerdictCache } from './workers/verdict-cache.js';
 import type { Upstream } from './proxy/upstream/client.js';
@@ -24,7 +26,11 @@ export interface Services {
   ers: ErsStore;
   inspector: Inspector;
   verdictCache: VerdictCache;
+  /** Per-tenant daily aggregates, batched (src/storage/stats-buffer.ts). */
+  stats: StatsBuffer;
   upstream: Upstream;
+  /** The evolution loop (src/evolution/): rule hits, attack analysis, evolved rules in the pipeline. */
+  evolution: Evolution;
 }
 
 declare module 'fastify' {

@@ -8,6 +8,7 @@ import { operatorBillingRoutes } from './billing/operator.js';
 import { applyRouteEntitlements } from './entitlements.js';
 import { decoratePortalAuth } from './portal/context.js';
 import { portalRoutes } from './portal/index.js';
+import { ruleRoutes } from './rules/routes.js';
 import { sessionRoutes } from './session/index.js';
 
 /**
@@ -26,5 +27,6 @@ export async function buildAdminServer(services: Services): Promise<FastifyInsta
   await app.register(portalRoutes, { prefix: '/portal' });
   await app.register(sessionRoutes, { prefix: '/auth' });
   await app.register(operatorBillingRoutes, { prefix: '/admin/billing' });
+  await app.register(ruleRoutes, { prefix: '/admin/rules' });
   return app;
 }

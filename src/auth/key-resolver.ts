@@ -19,6 +19,11 @@ export interface KeyResolverOptions {
   /** 0 disables the cache (embedded mode: another process — the CLI — may revoke a key at any time). */
   cacheTtlMs: number;
   broadcast: Broadcast;
+  /**
+   * A counter that changes whenever another process wrote to the store (SQLite's `PRAGMA data_version`). When it
+   * moves, every cached key is dropped, so a `bastion keys revoke` from the CLI applies on the next request.
+   */
+  externalWrites?: () => number;
 }
 
 const TOUCH_EVERY_MS = 60_000;
@@ -41,6 +46,7 @@ export class KeyResolver {
 
   async resolve(rawKey: string): Promise<Principal | undefined> {
     const hash = hashKey(rawKey);
+    this.dropCacheOnExternalWrite();
     const cached = this.cache?.get(hash);
     if (cached) {
       this.touch(cached.keyId);
@@ -73,6 +79,15 @@ export class KeyResolver {
   async changed(hash: string): Promise<void> {
     this.cache?.delete(hash);
     await this.options.broadcast.publish({ type: 'key_changed', hash });
+  }
+
+  private seenWrites?: number;
+
+  private dropCacheOnExternalWrite(): void {
+    if (!this.cache || !this.options.externalWrites) return;
+    const version = this.options.externalWrites();
+    if (this.seenWrites !== undefined && version !== this.seenWrites) this.cache.clear();
+    this.seenWrites = version;
   }
 
   // last_used_at is informational: written at most once a minute per key, off the request path.

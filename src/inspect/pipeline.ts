@@ -1,6 +1,8 @@
 import { performance } from 'node:perf_hooks';
 import { LAYERS } from './registry.js';
 import { redact } from './redact.js';
+import { applyRules } from './rules/apply.js';
+import type { CompiledRules } from './rules/compile.js';
 import {
   DEFAULT_POLICY,
   type InspectionContext,
@@ -9,7 +11,8 @@ import {
   type Verdict,
 } from './types.js';
 
-function createContext(req: InspectionRequest): InspectionContext {
+/** Exported for the evolution loop, which reads the views the static layers produce for an attack. */
+export function createContext(req: InspectionRequest): InspectionContext {
   const policy = { ...DEFAULT_POLICY, ...req.policy, strict: req.strict ?? req.policy?.strict ?? false };
   return {
     content: req.content,
@@ -29,17 +32,26 @@ function createContext(req: InspectionRequest): InspectionContext {
 /**
  * Runs the nine layers in SPEC §1 order and returns the verdict.
  * A layer that throws propagates: the caller must answer 5xx, never "allowed".
+ * `rules` (the evolution loop's active rules, src/inspect/rules/) add their flags just before the decision layer.
  */
-export function inspect(req: InspectionRequest, layers: readonly Layer[] = LAYERS): Verdict {
+export function inspect(req: InspectionRequest, layers: readonly Layer[] = LAYERS, rules?: CompiledRules): Verdict {
   const ctx = createContext(req);
   const timings: Record<string, number> = {};
   const started = performance.now();
+  let rulesMs: number | undefined;
   for (const layer of layers) {
     if (ctx.halted && layer.name !== 'decision') continue;
+    if (layer.name === 'decision' && rules && rules.size > 0 && !ctx.halted) {
+      const r0 = performance.now();
+      applyRules(ctx, rules);
+      rulesMs = round(performance.now() - r0);
+    }
     const t0 = performance.now();
     layer.run(ctx);
     timings[layer.name] = round(performance.now() - t0);
   }
+  // Recorded after the nine layers so their keys keep SPEC §1 order.
+  if (rulesMs !== undefined) timings.rules = rulesMs;
   timings.total = round(performance.now() - started);
   const blocked = ctx.action === 'block';
   return {

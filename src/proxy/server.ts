@@ -7,6 +7,7 @@ import { authenticate } from './hooks/authenticate.js';
 import { limitPerKey, writeRateLimitHeaders } from './hooks/rate-limit.js';
 import { chatRoute } from './routes/chat.js';
 import { embeddingsRoute } from './routes/embeddings.js';
+import { feedbackRoute } from './routes/feedback.js';
 import { filterRoutes } from './routes/filter.js';
 import { modelsRoute } from './routes/models.js';
 import { healthRoute } from './routes/health.js';
@@ -31,6 +32,7 @@ export async function buildProxyServer(services: Services): Promise<FastifyInsta
   await app.register(probeRoutes);
   await app.register(healthRoute);
   await app.register(filterRoutes);
+  await app.register(feedbackRoute);
   await app.register(chatRoute);
   await app.register(modelsRoute);
   await app.register(embeddingsRoute);

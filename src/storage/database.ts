@@ -13,6 +13,8 @@ export interface Storage {
   dialect: Dialect;
   /** Cheap liveness query for /readyz. */
   ping(): Promise<void>;
+  /** SQLite only: changes when another connection (the CLI) committed a write. */
+  externalWrites?: () => number;
   close(): Promise<void>;
 }
 
@@ -39,6 +41,10 @@ function openSqlite(path: string): Storage {
     async ping() {
       sqlite.prepare('select 1').get();
     },
+    externalWrites: (() => {
+      const stmt = sqlite.prepare('PRAGMA data_version').pluck();
+      return () => stmt.get() as number;
+    })(),
     close: () => db.destroy(),
   };
 }

@@ -1,4 +1,5 @@
 import type { Generated } from 'kysely';
+import type { EvolutionTables } from './evolution-schema.js';
 import type { PortalTables } from './portal-schema.js';
 
 /** Table types shared by every storage module. Timestamps are epoch milliseconds. */
@@ -34,7 +35,7 @@ export interface UsageMonthlyTable {
   count: Generated<number>;
 }
 
-export interface Database extends PortalTables {
+export interface Database extends PortalTables, EvolutionTables {
   tenants: TenantsTable;
   api_keys: ApiKeysTable;
   usage_monthly: UsageMonthlyTable;

@@ -1,7 +1,8 @@
 import { availableParallelism } from 'node:os';
 import { Piscina } from 'piscina';
 import { BastionError } from '../errors.js';
-import type { InspectionRequest, Verdict } from '../inspect/types.js';
+import type { DynamicRule, InspectionRequest, Verdict } from '../inspect/types.js';
+import type { InspectResult, InspectTask } from './inspect-task.js';
 
 export interface InspectorOptions {
   /** 0 = available cores. */
@@ -14,9 +15,19 @@ export interface InspectorOptions {
   workerUrl?: URL;
 }
 
+/** The evolution loop's active rules, versioned by the main thread. */
+export interface RuleSnapshot {
+  version: number;
+  rules: DynamicRule[];
+}
+
 export interface Inspector {
   inspect(requests: InspectionRequest[]): Promise<Verdict[]>;
   readonly threads: number;
+  /** Makes `snapshot` the rule set of every task from now on; each thread picks it up with its next task. */
+  setRules(snapshot: RuleSnapshot): void;
+  /** Rule-set version each thread reported with its last answer (thread id → version): observability and tests. */
+  ruleVersions(): ReadonlyMap<number, number>;
   /** Resolves once every thread has loaded the pipeline, so the first request never pays for module loading. */
   warmUp(): Promise<void>;
   close(): Promise<void>;
@@ -36,21 +47,44 @@ export function createInspectorPool(options: InspectorOptions): Inspector {
   // Our own admission bound: Piscina hands tasks to busy threads, so its maxQueue does not cap waiting work.
   const capacity = threads + options.maxQueue;
   let inFlight = 0;
+  let rules: RuleSnapshot = { version: 0, rules: [] };
+  const versions = new Map<number, number>();
+  // Tasks carry only the version; the full set travels once per thread and version (after a `stale` answer).
+  const run = async (task: InspectTask, deadline = true): Promise<Verdict[] | InspectResult> => {
+    const result = (await pool.run(task, deadline ? { signal: AbortSignal.timeout(options.timeoutMs) } : {})) as Verdict[] | InspectResult;
+    if (!Array.isArray(result)) {
+      versions.set(result.threadId, result.rulesVersion);
+      // Replaced threads (after a missed deadline) leave their entry: keep the map about the size of the pool.
+      if (versions.size > threads * 2) versions.delete(versions.keys().next().value!);
+    }
+    return result;
+  };
   return {
     threads,
     async inspect(requests) {
       if (inFlight >= capacity) throw new BastionError('OVERLOADED', { headers: { 'retry-after': '1' } });
       inFlight++;
       try {
-        return (await pool.run({ requests }, { signal: AbortSignal.timeout(options.timeoutMs) })) as Verdict[];
+        let result = await run({ requests, rulesVersion: rules.version });
+        if (!Array.isArray(result) && 'stale' in result) result = await run({ requests, rulesVersion: rules.version, rules: rules.rules });
+        // Test fixtures (and any legacy worker) answer a bare verdict array.
+        if (Array.isArray(result)) return result;
+        if ('stale' in result) throw new Error('worker refused the current rule set');
+        return result.verdicts;
       } catch (err) {
         throw poolError(err);
       } finally {
         inFlight--;
       }
     },
+    setRules(snapshot) {
+      rules = snapshot;
+    },
+    ruleVersions: () => versions,
     async warmUp() {
-      await Promise.all(Array.from({ length: threads }, () => pool.run({ requests: [] })));
+      const task: InspectTask = { requests: [], rulesVersion: rules.version, rules: rules.rules };
+      // No deadline: loading the pipeline is what warm-up is for.
+      await Promise.all(Array.from({ length: threads }, () => run(task, false)));
     },
     close: () => pool.destroy(),
   };

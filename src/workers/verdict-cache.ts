@@ -12,6 +12,7 @@ const MAX_CACHED_CHARS = 32 * 1024;
  */
 export class VerdictCache {
   private readonly lru?: LRUCache<string, Verdict>;
+  private gen = 0;
 
   constructor(maxBytes: number) {
     if (maxBytes > 0) {
@@ -31,11 +32,18 @@ export class VerdictCache {
     return key ? this.lru?.get(key) : undefined;
   }
 
-  set(key: string | undefined, verdict: Verdict): void {
-    if (key) this.lru?.set(key, verdict);
+  /** Changes whenever the cache is cleared: read it before inspecting, hand it to set(). */
+  get generation(): number {
+    return this.gen;
+  }
+
+  /** A verdict computed under an older rule set (the cache was cleared meanwhile) is not stored. */
+  set(key: string | undefined, verdict: Verdict, generation = this.gen): void {
+    if (key && generation === this.gen) this.lru?.set(key, verdict);
   }
 
   clear(): void {
+    this.gen++;
     this.lru?.clear();
   }
 }

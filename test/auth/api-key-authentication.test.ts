@@ -1,7 +1,8 @@
 import t from 'tap';
-import { revokeKey, listKeys } from '../../src/storage/api-keys.js';
+import { listKeys } from '../../src/storage/api-keys.js';
 import { startTestGateway } from '../helpers/gateway.js';
 import { call } from '../helpers/http.js';
+import { runCli } from '../helpers/process.js';
 
 t.test('API key authentication on the data plane (SPEC §5)', async (t) => {
   const gw = await startTestGateway(t, {
@@ -38,11 +39,12 @@ t.test('API key authentication on the data plane (SPEC §5)', async (t) => {
     t.notOk(gw.logs.text.includes(key), 'the key is not in the logs');
   });
 
-  t.test('a revoked key fails on the very next request', async (t) => {
+  t.test('a key revoked with the CLI (another process, same SQLite file) fails on the very next request', async (t) => {
     const other = await gw.key('acme');
-    t.equal((await call(`${gw.proxyUrl}/health`, { headers: { 'x-api-key': other } })).status, 200);
+    t.equal((await call(`${gw.proxyUrl}/health`, { headers: { 'x-api-key': other } })).status, 200, 'now cached');
     const record = (await listKeys(gw.services.storage.db, 'acme')).find((k) => other.startsWith(k.prefix) && !k.revokedAt)!;
-    await revokeKey(gw.services.storage.db, record.keyId);
+    const cli = await runCli(['keys', 'revoke', record.keyId], { DATABASE_URL: gw.services.config.databaseUrl });
+    t.equal(cli.code, 0, cli.stderr);
     t.equal((await call(`${gw.proxyUrl}/health`, { headers: { 'x-api-key': other } })).status, 401);
   });
 

@@ -50,6 +50,8 @@ export async function startTestGateway(t: Teardown, options: TestGatewayOptions 
     workers: 1,
     shutdownGraceMs: 1000,
     allowUnauthenticated: true,
+    // The evolution loop would turn one test's attacks into rules that change the next test's verdicts: opt in.
+    evolutionEnabled: false,
     databaseUrl: options.databaseUrl ?? (await databaseUrl(t, options.storage ?? 'sqlite')),
     ...(options.redis ? { redisUrl: REDIS_URL, redisPrefix: options.redisPrefix ?? redisPrefix() } : {}),
     ...options.config,

@@ -1,7 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { BastionError } from '../../errors.js';
 import type { ErsState, InspectionRequest, Kind, Verdict } from '../../inspect/types.js';
-import { recordVerdicts } from '../../storage/daily-stats.js';
 
 export interface Item {
   content: string;
@@ -48,12 +47,10 @@ export async function judge(request: FastifyRequest, items: Item[], options: Jud
     ...v,
     ers: { score: before.score, shadow_banned: before.shadowBanned },
   }));
+  // Evolution loop: rule hits are counted, HIGH/BLOCK attacks queued for analysis. Synchronous, bounded, never throws.
+  request.server.services.evolution.observe(request.principal?.tenantId, results.map((verdict, i) => ({ content: requests[i].content, kind: requests[i].kind, verdict })));
   // Per-tenant daily aggregates for the portal (metadata only). A stats failure never changes a verdict.
-  if (request.principal && options.record !== false) {
-    await recordVerdicts(request.server.services.storage.db, request.principal.tenantId, results).catch(() =>
-      request.log.warn({ event: 'daily_stats' }, 'daily stats not recorded'),
-    );
-  }
+  if (request.principal && options.record !== false) request.server.services.stats.add(request.principal.tenantId, results);
   return results;
 }
 
@@ -67,10 +64,12 @@ async function inspectCached(request: FastifyRequest, requests: InspectionReques
   });
   const missing = verdicts.flatMap((v, i) => (v ? [] : [i]));
   if (missing.length > 0) {
+    // A rule change while this inspection ran clears the cache: a verdict from before it must not be stored after.
+    const generation = verdictCache.generation;
     const fresh = await inspector.inspect(missing.map((i) => requests[i]));
     missing.forEach((i, j) => {
       verdicts[i] = fresh[j];
-      verdictCache.set(keys[i], fresh[j]);
+      verdictCache.set(keys[i], fresh[j], generation);
     });
   }
   return verdicts as Verdict[];

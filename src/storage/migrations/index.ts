@@ -1,11 +1,13 @@
 import type { Migration, MigrationProvider } from 'kysely';
 import * as foundation from './0001-foundation.js';
 import * as portal from './0002-portal.js';
+import * as evolution from './0003-evolution.js';
 
 /** Versioned migrations, one set for SQLite and PostgreSQL. Names sort in apply order. */
 const MIGRATIONS: Record<string, Migration> = {
   '0001-foundation': foundation,
   '0002-portal': portal,
+  '0003-evolution': evolution,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -1,0 +1,58 @@
+import type { DynamicRule, Kind } from '../inspect/types.js';
+import { buildBenignCorpus, readBenignItems, type BenignCorpus } from './benign-corpus.js';
+import { validateCandidate, type Candidate } from './gate.js';
+import { offlineCandidates } from './offline-analyser.js';
+import { prepareAttack } from './views.js';
+
+export interface AnalysisTask {
+  /** The redacted attack. */
+  text: string;
+  kind: Kind;
+  family?: string;
+  /** The language model's candidate; absent: the offline analyser proposes candidates. */
+  candidates?: Candidate[];
+  /** Active and pending rules (near-duplicate check). */
+  existing: DynamicRule[];
+  maxPatternChars: number;
+}
+
+export interface AnalysisOutcome {
+  /** The first candidate that passed the gate, with its pattern as stored. */
+  accepted?: Candidate;
+  /** Why each refused candidate was refused, in order. */
+  refusals: string[];
+}
+
+// Per thread: the benign corpus with its views, built on first use (a few hundred ms, never on the event loop).
+let corpus: BenignCorpus | undefined;
+
+/**
+ * Runs in the analysis thread (src/evolution/analysis-pool.ts): the views of the attack, the offline analyser when
+ * no candidate came from the model, and the validation gate over each candidate until one passes. CPU-heavy work of
+ * the loop stays off the thread that answers requests.
+ */
+export default function analysisTask(task: AnalysisTask): AnalysisOutcome {
+  corpus ??= buildBenignCorpus(readBenignItems());
+  return analyse(task, corpus);
+}
+
+/** The same analysis in-process, against any corpus (the eval script runs it directly). */
+export function analyse(task: AnalysisTask, benign: BenignCorpus): AnalysisOutcome {
+  const prepared = prepareAttack(task.text, task.kind);
+  const candidates = task.candidates ?? offlineCandidates(prepared.views, benign, prepared.hint, task.family);
+  if (candidates.length === 0) return { refusals: ['no_signature: no distinctive phrase absent from the benign corpus'] };
+  const refusals: string[] = [];
+  for (const candidate of candidates) {
+    const result = validateCandidate({
+      candidate,
+      attack: prepared.views,
+      attackLength: task.text.length,
+      corpus: benign,
+      existing: task.existing,
+      maxPatternChars: task.maxPatternChars,
+    });
+    if (result.ok) return { accepted: { ...candidate, pattern: result.pattern }, refusals };
+    refusals.push(result.reason);
+  }
+  return { refusals };
+}

@@ -1,0 +1,122 @@
+import config from '../../config/evolution.json' with { type: 'json' };
+import { ruleHits, viewBudget, type MatchView } from '../inspect/rules/apply.js';
+import { compileRegex, compileRules } from '../inspect/rules/compile.js';
+import { exemplarShingles } from '../inspect/rules/exemplar.js';
+import { normalizePhrase, words } from '../inspect/rules/normalize.js';
+import type { DynamicRule } from '../inspect/types.js';
+import type { BenignCorpus } from './benign-corpus.js';
+import { literalLength, regexShape } from './regex-shape.js';
+
+/**
+ * The validation gate (issue 4): a candidate goes live only if it compiles under RE2, is bounded in length, is not
+ * overly generic, has no hostile shape, matches the triggering attack (content or a decoded view), duplicates no
+ * rule in force, and matches nothing in the benign regression corpus. Pure; refusals say why.
+ */
+
+export interface Candidate {
+  kind: DynamicRule['kind'];
+  pattern: string;
+  family?: string;
+}
+
+export type GateResult = { ok: true; pattern: string } | { ok: false; reason: string };
+
+export interface GateInput {
+  candidate: Candidate;
+  /** Views of the triggering attack (redacted), as the pipeline reads it. */
+  attack: readonly MatchView[];
+  attackLength: number;
+  corpus: BenignCorpus;
+  /** Active and pending rules. */
+  existing: readonly DynamicRule[];
+  maxPatternChars: number;
+}
+
+const KINDS = new Set(['regex', 'phrase', 'exemplar']);
+const STOPWORDS = new Set(config.stopwords);
+const PROBES = config.gate.probes.map((text) => ({ name: 'original', text }));
+const refuse = (reason: string): GateResult => ({ ok: false, reason });
+
+export function validateCandidate(input: GateInput): GateResult {
+  const { candidate } = input;
+  if (!KINDS.has(candidate.kind) || typeof candidate.pattern !== 'string') return refuse('invalid_rule');
+  // eslint-disable-next-line no-control-regex
+  if (/[\u0000-\u0008\u000b-\u001f\u007f]/.test(candidate.pattern)) return refuse('invalid_pattern: control characters');
+  const limit = candidate.kind === 'exemplar' ? config.exemplar.maxChars : input.maxPatternChars;
+  if (candidate.pattern.length > limit) return refuse(`pattern_too_long: over ${limit} characters`);
+  // A placeholder in a rule would match the redacted copy the gate sees, never the live content.
+  if (/redacted|neutralized/i.test(candidate.pattern)) return refuse('mentions_placeholder');
+
+  const shaped = shapeCheck(candidate);
+  if (!shaped.ok) return shaped;
+  const rule: DynamicRule = { id: 'candidate', kind: candidate.kind, pattern: shaped.pattern };
+  const { compiled, skipped } = compileRules([rule]);
+  if (skipped.length > 0) return refuse('too_generic: no usable content');
+  if (ruleHits(compiled, PROBES, Infinity, true).size > 0) return refuse('too_generic: matches neutral probe text');
+  if (ruleHits(compiled, input.attack, viewBudget(input.attackLength), true).size === 0) return refuse('no_match_on_attack');
+
+  const covering = compileRules(input.existing).compiled;
+  const covered = [...ruleHits(covering, input.attack, viewBudget(input.attackLength), true).keys()][0];
+  if (covered) return refuse(`already_covered: ${covered}`);
+  const twin = input.existing.find((r) => r.kind === rule.kind && similarity(r.pattern, rule.pattern) >= config.gate.nearDuplicateJaccard);
+  if (twin) return refuse(`near_duplicate: ${twin.id}`);
+
+  const kinds = new Map<string, number>();
+  input.corpus.samples.forEach((views, i) => {
+    if (ruleHits(compiled, views, Infinity, true).size > 0) {
+      const kind = input.corpus.items[i].kind;
+      kinds.set(kind, (kinds.get(kind) ?? 0) + 1);
+    }
+  });
+  if (kinds.size > 0) {
+    const n = [...kinds.values()].reduce((a, b) => a + b, 0);
+    const detail = [...kinds].map(([k, c]) => `${k} ${c}`).join(', ');
+    return refuse(`matches_benign: ${n} of ${input.corpus.items.length} (${detail})`);
+  }
+  return { ok: true, pattern: shaped.pattern };
+}
+
+/** Kind-specific syntax and genericity; returns the pattern as it will be stored. */
+function shapeCheck(candidate: Candidate): GateResult {
+  const { gate } = config;
+  if (candidate.kind === 'regex') {
+    const shape = regexShape(candidate.pattern);
+    if (shape.nestedQuantifier) return refuse('pathological_pattern: nested unbounded quantifiers');
+    if (shape.maxRepeat > gate.maxRepeatCount) return refuse(`pathological_pattern: repetition over ${gate.maxRepeatCount}`);
+    try {
+      compileRegex(candidate.pattern);
+    } catch (err) {
+      return refuse(`invalid_regex: ${String((err as Error).message).slice(0, 120)}`);
+    }
+    const literal = words(shape.required).filter((w) => w.length >= 2);
+    if (literalLength(shape.required) < gate.minLiteralChars || literal.length < 2) return refuse('too_generic: too little required literal text');
+    return { ok: true, pattern: candidate.pattern };
+  }
+  if (candidate.kind === 'phrase') {
+    const phrase = normalizePhrase(candidate.pattern);
+    const ws = phrase.split(' ').filter(Boolean);
+    const content = ws.filter((w) => w.length >= 3 && !STOPWORDS.has(w) && /\p{L}/u.test(w));
+    if (ws.length < gate.phraseMinWords || ws.length > gate.phraseMaxWords) return refuse(`too_generic: a phrase needs ${gate.phraseMinWords} to ${gate.phraseMaxWords} words`);
+    if (content.length < gate.phraseMinContentWords) return refuse('too_generic: too few content words');
+    return { ok: true, pattern: phrase };
+  }
+  const text = candidate.pattern.trim();
+  if (!exemplarShingles(text)) return refuse('too_generic: exemplar too short');
+  return { ok: true, pattern: text };
+}
+
+/** Jaccard similarity of character trigrams, on lower-cased patterns. */
+export function similarity(a: string, b: string): number {
+  const grams = (s: string) => {
+    const t = s.toLowerCase();
+    const set = new Set<string>();
+    for (let i = 0; i + 3 <= t.length; i++) set.add(t.slice(i, i + 3));
+    return set;
+  };
+  const x = grams(a);
+  const y = grams(b);
+  if (x.size === 0 || y.size === 0) return a.toLowerCase() === b.toLowerCase() ? 1 : 0;
+  let shared = 0;
+  for (const g of x) if (y.has(g)) shared++;
+  return shared / (x.size + y.size - shared);
+}
