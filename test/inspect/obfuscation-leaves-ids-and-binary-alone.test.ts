@@ -1,21 +1,9 @@
 import t from 'tap';
+import { createContext } from '../../src/inspect/pipeline.js';
 import { obfuscationLayer } from '../../src/inspect/layers/obfuscation.js';
-import { DEFAULT_POLICY, type InspectionContext } from '../../src/inspect/types.js';
 
 function extraViews(content: string): string[] {
-  const ctx: InspectionContext = {
-    content,
-    kind: 'tool_result',
-    policy: DEFAULT_POLICY,
-    ers: { score: 0, shadowBanned: false },
-    views: [{ name: 'original', text: content }],
-    flags: [],
-    secrets: [],
-    signals: {},
-    neutralize: [],
-    risk: 'LOW',
-    action: 'allow',
-  };
+  const ctx = createContext({ content, kind: 'tool_result' });
   obfuscationLayer.run(ctx);
   return ctx.views.slice(1).map((v) => v.name);
 }

@@ -1,21 +1,10 @@
 import t from 'tap';
+import { createContext } from '../../src/inspect/pipeline.js';
 import { obfuscationLayer } from '../../src/inspect/layers/obfuscation.js';
-import { DEFAULT_POLICY, type InspectionContext, type View } from '../../src/inspect/types.js';
+import { type InspectionContext, type View } from '../../src/inspect/types.js';
 
 function decode(content: string): InspectionContext {
-  const ctx: InspectionContext = {
-    content,
-    kind: 'prompt',
-    policy: DEFAULT_POLICY,
-    ers: { score: 0, shadowBanned: false },
-    views: [{ name: 'original', text: content }],
-    flags: [],
-    secrets: [],
-    signals: {},
-    neutralize: [],
-    risk: 'LOW',
-    action: 'allow',
-  };
+  const ctx = createContext({ content, kind: 'prompt' });
   obfuscationLayer.run(ctx);
   return ctx;
 }

@@ -1,21 +1,10 @@
 import t from 'tap';
+import { createContext } from '../../src/inspect/pipeline.js';
 import { phishingLayer } from '../../src/inspect/layers/phishing.js';
-import { DEFAULT_POLICY, type Flag, type InspectionContext } from '../../src/inspect/types.js';
+import { type Flag } from '../../src/inspect/types.js';
 
 function flags(content: string): Flag[] {
-  const ctx: InspectionContext = {
-    content,
-    kind: 'output',
-    policy: DEFAULT_POLICY,
-    ers: { score: 0, shadowBanned: false },
-    views: [{ name: 'original', text: content }],
-    flags: [],
-    secrets: [],
-    signals: {},
-    neutralize: [],
-    risk: 'LOW',
-    action: 'allow',
-  };
+  const ctx = createContext({ content, kind: 'output' });
   phishingLayer.run(ctx);
   return ctx.flags;
 }

@@ -1,21 +1,9 @@
 import t from 'tap';
+import { createContext } from '../../src/inspect/pipeline.js';
 import { phishingLayer } from '../../src/inspect/layers/phishing.js';
-import { DEFAULT_POLICY, type InspectionContext } from '../../src/inspect/types.js';
 
 function topScore(content: string): number {
-  const ctx: InspectionContext = {
-    content,
-    kind: 'prompt',
-    policy: DEFAULT_POLICY,
-    ers: { score: 0, shadowBanned: false },
-    views: [{ name: 'original', text: content }],
-    flags: [],
-    secrets: [],
-    signals: {},
-    neutralize: [],
-    risk: 'LOW',
-    action: 'allow',
-  };
+  const ctx = createContext({ content, kind: 'prompt' });
   phishingLayer.run(ctx);
   return Math.max(0, ...ctx.flags.map((f) => f.score));
 }

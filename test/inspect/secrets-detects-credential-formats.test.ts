@@ -1,7 +1,8 @@
 import t from 'tap';
+import { createContext } from '../../src/inspect/pipeline.js';
 import { secretsLayer } from '../../src/inspect/layers/secrets.js';
 import { TOKEN_FORMAT_COUNT } from '../../src/inspect/secrets/tokens.js';
-import { DEFAULT_POLICY, type InspectionContext, type Kind } from '../../src/inspect/types.js';
+import { type InspectionContext, type Kind } from '../../src/inspect/types.js';
 
 // Fake credentials are assembled at run time from a seeded generator, so no literal token
 // sits in the repository (secret scanners and push protection stay quiet).
@@ -25,19 +26,7 @@ const urlsafe = (n: number) => rand(n, ALNUM + '-_');
 const digits = (n: number) => rand(n, '0123456789');
 
 function scan(text: string, kind: Kind = 'prompt'): InspectionContext {
-  const ctx: InspectionContext = {
-    content: text,
-    kind,
-    policy: DEFAULT_POLICY,
-    ers: { score: 0, shadowBanned: false },
-    views: [{ name: 'original', text }],
-    flags: [],
-    secrets: [],
-    signals: {},
-    neutralize: [],
-    risk: 'LOW',
-    action: 'allow',
-  };
+  const ctx = createContext({ content: text, kind });
   secretsLayer.run(ctx);
   return ctx;
 }

@@ -1,21 +1,10 @@
 import t from 'tap';
+import { createContext } from '../../src/inspect/pipeline.js';
 import { secretsLayer } from '../../src/inspect/layers/secrets.js';
-import { DEFAULT_POLICY, type InspectionContext } from '../../src/inspect/types.js';
+import { type InspectionContext } from '../../src/inspect/types.js';
 
 function scan(text: string): InspectionContext {
-  const ctx: InspectionContext = {
-    content: text,
-    kind: 'prompt',
-    policy: DEFAULT_POLICY,
-    ers: { score: 0, shadowBanned: false },
-    views: [{ name: 'original', text }],
-    flags: [],
-    secrets: [],
-    signals: {},
-    neutralize: [],
-    risk: 'LOW',
-    action: 'allow',
-  };
+  const ctx = createContext({ content: text, kind: 'prompt' });
   secretsLayer.run(ctx);
   return ctx;
 }

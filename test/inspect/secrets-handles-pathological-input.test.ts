@@ -1,7 +1,7 @@
 import t from 'tap';
+import { createContext } from '../../src/inspect/pipeline.js';
 import { performance } from 'node:perf_hooks';
 import { secretsLayer } from '../../src/inspect/layers/secrets.js';
-import { DEFAULT_POLICY, type InspectionContext } from '../../src/inspect/types.js';
 
 // Every detector is a linear pass; these inputs would expose quadratic scans or regex
 // backtracking. The bound is generous for a shared 2-core machine (typical: 20-150 ms per MB).
@@ -9,19 +9,7 @@ const LIMIT_MS = 1500;
 const MB = 1 << 20;
 
 function timed(text: string): { ms: number; findings: number } {
-  const ctx: InspectionContext = {
-    content: text,
-    kind: 'tool_result',
-    policy: DEFAULT_POLICY,
-    ers: { score: 0, shadowBanned: false },
-    views: [{ name: 'original', text }],
-    flags: [],
-    secrets: [],
-    signals: {},
-    neutralize: [],
-    risk: 'LOW',
-    action: 'allow',
-  };
+  const ctx = createContext({ content: text, kind: 'tool_result' });
   const t0 = performance.now();
   secretsLayer.run(ctx);
   return { ms: performance.now() - t0, findings: ctx.secrets.length };

@@ -1,6 +1,7 @@
 import t from 'tap';
+import { createContext } from '../../src/inspect/pipeline.js';
 import { secretsLayer } from '../../src/inspect/layers/secrets.js';
-import { DEFAULT_POLICY, type InspectionContext, type Kind } from '../../src/inspect/types.js';
+import { type Kind } from '../../src/inspect/types.js';
 
 let seed = 7;
 const ALNUM = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
@@ -18,19 +19,7 @@ const hex = (n: number) => rand(n, '0123456789abcdef');
 const b64 = (n: number) => rand(n, ALNUM + '+/');
 
 function findings(text: string, kind: Kind = 'tool_result'): string[] {
-  const ctx: InspectionContext = {
-    content: text,
-    kind,
-    policy: DEFAULT_POLICY,
-    ers: { score: 0, shadowBanned: false },
-    views: [{ name: 'original', text }],
-    flags: [],
-    secrets: [],
-    signals: {},
-    neutralize: [],
-    risk: 'LOW',
-    action: 'allow',
-  };
+  const ctx = createContext({ content: text, kind });
   secretsLayer.run(ctx);
   return [...ctx.secrets.map((s) => `${s.type}:${text.slice(s.start, s.end)}`), ...ctx.flags.map((f) => f.type)];
 }

@@ -1,21 +1,10 @@
 import t from 'tap';
+import { createContext } from '../../src/inspect/pipeline.js';
 import { topologyLayer } from '../../src/inspect/layers/topology.js';
-import { DEFAULT_POLICY, type InspectionContext } from '../../src/inspect/types.js';
+import { type InspectionContext } from '../../src/inspect/types.js';
 
 function run(content: string): InspectionContext {
-  const ctx: InspectionContext = {
-    content,
-    kind: 'prompt',
-    policy: DEFAULT_POLICY,
-    ers: { score: 0, shadowBanned: false },
-    views: [{ name: 'original', text: content }],
-    flags: [],
-    secrets: [],
-    signals: {},
-    neutralize: [],
-    risk: 'LOW',
-    action: 'allow',
-  };
+  const ctx = createContext({ content, kind: 'prompt' });
   topologyLayer.run(ctx);
   return ctx;
 }
