@@ -51,7 +51,9 @@ export function createInspectorPool(options: InspectorOptions): Inspector {
   const versions = new Map<number, number>();
   // Tasks carry only the version; the full set travels once per thread and version (after a `stale` answer).
   const run = async (task: InspectTask, deadline = true): Promise<Verdict[] | InspectResult> => {
-    const result = (await pool.run(task, deadline ? { signal: AbortSignal.timeout(options.timeoutMs) } : {})) as Verdict[] | InspectResult;
+    const result = (await (deadline ? withDeadline((signal) => pool.run(task, { signal }), options.timeoutMs) : pool.run(task))) as
+      | Verdict[]
+      | InspectResult;
     if (!Array.isArray(result)) {
       versions.set(result.threadId, result.rulesVersion);
       // Replaced threads (after a missed deadline) leave their entry: keep the map about the size of the pool.
@@ -94,4 +96,18 @@ function poolError(err: unknown): BastionError {
   const e = err as { name?: string; message?: string };
   if (e.name === 'AbortError' || e.name === 'TimeoutError') return new BastionError('INSPECTION_TIMEOUT', { cause: err });
   return new BastionError('INSPECTION_FAILED', { cause: err });
+}
+
+/**
+ * A deadline for one task: an AbortController and a plain timer, cleared as soon as the task settles
+ * (AbortSignal.timeout keeps a timer and an exception object alive per call, measurably costlier on the hot path).
+ */
+async function withDeadline<T>(run: (signal: AbortSignal) => Promise<T>, ms: number): Promise<T> {
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(new DOMException('inspection deadline', 'TimeoutError')), ms);
+  try {
+    return await run(controller.signal);
+  } finally {
+    clearTimeout(timer);
+  }
 }
