@@ -2,6 +2,7 @@ import { availableParallelism } from 'node:os';
 import { Piscina } from 'piscina';
 import { BastionError } from '../errors.js';
 import type { DynamicRule, InspectionRequest, Verdict } from '../inspect/types.js';
+import { coalesce } from './coalesce.js';
 import type { InspectResult, InspectTask } from './inspect-task.js';
 
 export interface InspectorOptions {
@@ -61,20 +62,26 @@ export function createInspectorPool(options: InspectorOptions): Inspector {
     }
     return result;
   };
+  const runTask = async (requests: InspectionRequest[]): Promise<Verdict[]> => {
+    try {
+      let result = await run({ requests, rulesVersion: rules.version });
+      if (!Array.isArray(result) && 'stale' in result) result = await run({ requests, rulesVersion: rules.version, rules: rules.rules });
+      // Test fixtures (and any legacy worker) answer a bare verdict array.
+      if (Array.isArray(result)) return result;
+      if ('stale' in result) throw new Error('worker refused the current rule set');
+      return result.verdicts;
+    } catch (err) {
+      throw poolError(err);
+    }
+  };
+  const coalesced = coalesce(runTask, threads);
   return {
     threads,
     async inspect(requests) {
       if (inFlight >= capacity) throw new BastionError('OVERLOADED', { headers: { 'retry-after': '1' } });
       inFlight++;
       try {
-        let result = await run({ requests, rulesVersion: rules.version });
-        if (!Array.isArray(result) && 'stale' in result) result = await run({ requests, rulesVersion: rules.version, rules: rules.rules });
-        // Test fixtures (and any legacy worker) answer a bare verdict array.
-        if (Array.isArray(result)) return result;
-        if ('stale' in result) throw new Error('worker refused the current rule set');
-        return result.verdicts;
-      } catch (err) {
-        throw poolError(err);
+        return await coalesced(requests);
       } finally {
         inFlight--;
       }
