@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import { BastionError } from '../errors.js';
 import type { Kind } from '../inspect/types.js';
 import { addFalsePositive, transitionRule } from '../storage/evolved-rules.js';
-import { recordFeedback } from '../storage/rule-feedback.js';
+import { recordFeedback, tenantReportedRule } from '../storage/rule-feedback.js';
 import type { Database } from '../storage/schema.js';
 import type { ActiveRules } from './active-rules.js';
 import type { RuleAttribution } from './attribution.js';
@@ -35,8 +35,8 @@ export interface FeedbackDeps {
 
 /**
  * Tenant feedback (POST /filter/feedback). A false positive counts only against the evolved rules that really judged
- * that request for that tenant (known from the verdict, for a day), once per request; a rule whose reports reach the
- * threshold is disabled everywhere and reported in /admin/rules. A miss is recorded and, with its content, analysed
+ * that request for that tenant (known from the verdict, for a day), once per request and once per tenant and rule; a
+ * rule reported by EVOLUTION_FP_THRESHOLD distinct tenants is disabled everywhere and reported in /admin/rules. A miss is recorded and, with its content, analysed
  * like an attack, but the rule it yields always waits for an operator: tenant input never activates a rule alone.
  */
 export async function handleFeedback(deps: FeedbackDeps, tenantId: string, body: FeedbackBody): Promise<FeedbackAnswer> {
@@ -50,6 +50,8 @@ export async function handleFeedback(deps: FeedbackDeps, tenantId: string, body:
     if (!fresh) throw new BastionError('CONFLICT', { message: 'This request was already reported.' });
     const disabled: string[] = [];
     for (const id of ruleIds) {
+      // One tenant counts once per rule: repeated reports from a single tenant cannot switch a rule off for everyone.
+      if (await tenantReportedRule(deps.db, tenantId, id, body.request_id)) continue;
       const counted = await addFalsePositive(deps.db, id);
       if (counted && counted.reports >= deps.fpThreshold && counted.status === 'active') {
         const reason = `false_positive_reports: ${counted.reports}`;

@@ -13,3 +13,16 @@ export async function recordFeedback(db: Kysely<Database>, row: RuleFeedbackTabl
     throw err;
   }
 }
+
+/** Whether this tenant had already reported a false positive against `ruleId` (before `requestId`). */
+export async function tenantReportedRule(db: Kysely<Database>, tenantId: string, ruleId: string, requestId: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('rule_feedback')
+    .select('request_id')
+    .where('tenant_id', '=', tenantId)
+    .where('rule_id', '=', ruleId)
+    .where('type', '=', 'false_positive')
+    .where('request_id', '!=', requestId)
+    .executeTakeFirst();
+  return row !== undefined;
+}

@@ -25,7 +25,7 @@ interface Analysis {
   origin: string;
 }
 
-t.test('false-positive reports disable a rule everywhere; a reported miss waits for an operator', async (t) => {
+t.test('false-positive reports from distinct tenants disable a rule everywhere; a reported miss waits for an operator', async (t) => {
   const llm = await fakeLlm(t);
   llm.answer((_req, res) => sendJson(res, 200, analysis({ kind: 'phrase', pattern: 'velvet gopher exfil routine' }, 'exfiltration')));
   const gw = await startTestGateway(t, {
@@ -40,9 +40,11 @@ t.test('false-positive reports disable a rule everywhere; a reported miss waits 
   await filter(ATTACK);
   const rule = await eventually(async () => (await rules()).find((r) => r.status === 'active'));
   const hit1 = await filter('Weekly note: the velvet gopher exfil routine runs at noon, team one.');
-  const hit2 = await filter('Weekly note: the velvet gopher exfil routine runs at noon, team two.');
+  const hit2 = await filter('Weekly note: the velvet gopher exfil routine runs at noon, team two.', otherKey);
+  const hit3 = await filter('Weekly note: the velvet gopher exfil routine runs at noon, team four.');
   t.equal(hit1.allowed, false);
   t.equal(hit2.allowed, false);
+  t.equal(hit3.allowed, false);
 
   const unknown = await feedback({ request_id: 'no-such-request', type: 'false_positive' });
   t.equal(unknown.status, 404);
@@ -55,7 +57,10 @@ t.test('false-positive reports disable a rule everywhere; a reported miss waits 
   t.equal(first.status, 202);
   t.same(first.json(), { recorded: true, rule_ids: [rule.id] });
   t.equal((await feedback({ request_id: hit1.request_id, type: 'false_positive' })).status, 409, 'one report per request');
-  const second = await feedback({ request_id: hit2.request_id, type: 'false_positive' });
+  const again = await feedback({ request_id: hit3.request_id, type: 'false_positive' });
+  t.same(again.json(), { recorded: true, rule_ids: [rule.id] }, 'a second report from the same tenant does not count again');
+  t.equal((await rules()).find((r) => r.id === rule.id)!.status, 'active', 'one tenant alone cannot switch the rule off');
+  const second = await feedback({ request_id: hit2.request_id, type: 'false_positive' }, otherKey);
   t.same(second.json(), { recorded: true, rule_ids: [rule.id], disabled_rule_ids: [rule.id] });
   const after = (await rules()).find((r) => r.id === rule.id)!;
   t.match(after, { status: 'disabled', reason: 'false_positive_reports: 2', fp_reports: 2 });

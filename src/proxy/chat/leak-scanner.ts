@@ -7,7 +7,7 @@ const LEAK_LAYERS = [secretsLayer, phishingLayer];
 
 export interface Leak {
   type: string;
-  layer: 'secrets' | 'phishing';
+  layer: 'secrets' | 'phishing' | 'decision';
 }
 
 /**

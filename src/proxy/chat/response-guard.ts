@@ -9,7 +9,7 @@ interface ToolCall {
 }
 
 interface Choice {
-  message?: { content?: string | null; tool_calls?: ToolCall[]; refusal?: string | null };
+  message?: { content?: string | null; tool_calls?: ToolCall[]; function_call?: unknown; refusal?: string | null };
   finish_reason?: string | null;
 }
 
@@ -27,10 +27,14 @@ export async function guardCompletion(request: FastifyRequest, completion: { cho
   const judgements = calls.length
     ? await judge(
         request,
-        calls.map(({ call }) => ({ content: String(call.function?.arguments ?? ''), kind: 'tool_call' as const })),
+        calls.map(({ call }) => ({ content: argumentsText(call.function?.arguments), kind: 'tool_call' as const })),
         { contentLimitBytes: request.server.services.config.contentLimitBytes, record: false },
       )
     : [];
+  // A call judged `redact` (a credential or PII in its arguments) keeps only the redacted arguments.
+  calls.forEach(({ call }, k) => {
+    if (judgements[k].action === 'redact' && call.function) call.function.arguments = judgements[k].redacted_content;
+  });
   const removed = new Set(calls.filter((_, k) => judgements[k].action === 'block').map(({ choice, i }) => `${choice}:${i}`));
   if (removed.size > 0) {
     choices.forEach((c, choice) => {
@@ -48,6 +52,13 @@ export async function guardCompletion(request: FastifyRequest, completion: { cho
     };
   }
   for (const c of choices) {
+    // The legacy function_call shape is never requested through Bastion (422); one that arrives anyway is uninspected.
+    if (c.message?.function_call !== undefined) {
+      delete c.message.function_call;
+      c.finish_reason = 'content_filter';
+      completion.bastion ??= { request_id: request.id, risk_level: 'HIGH', action: 'block', reasons: [], stage: 'tool_calls' };
+      completion.bastion.reasons.push({ layer: 'decision', type: 'uninspectable_function_call', score: 1 });
+    }
     const text = c.message?.content;
     if (typeof text !== 'string' || !text) continue;
     const leak = findLeak(text);
@@ -59,4 +70,10 @@ export async function guardCompletion(request: FastifyRequest, completion: { cho
   }
   if (completion.bastion) request.verdictSummary = `response:${completion.bastion.stage}:block`;
   return completion;
+}
+
+/** Arguments are a JSON string on the wire; an object (a non-conforming upstream) is judged as its JSON text. */
+function argumentsText(args: unknown): string {
+  if (typeof args === 'string') return args;
+  return args === undefined ? '' : JSON.stringify(args);
 }

@@ -96,6 +96,8 @@ export class StreamGuard {
   private async handleChoice(choice: ChunkChoice): Promise<boolean> {
     const { delta = {}, finish_reason: finish, ...choiceRest } = choice;
     const { tool_calls: toolDeltas, content, ...deltaRest } = delta;
+    // Legacy function_call deltas are not inspected as tool calls (requests using them are refused): never release one.
+    if (deltaRest.function_call !== undefined) return this.leak({ type: 'uninspectable_function_call', layer: 'decision' });
     if (Array.isArray(toolDeltas)) {
       if (!this.accumulate(choice.index, toolDeltas)) return false;
     }
@@ -127,9 +129,10 @@ export class StreamGuard {
       if (d.id) call.id = d.id;
       if (d.type) call.type = d.type;
       if (d.function?.name) call.name += d.function.name;
-      if (d.function?.arguments) {
-        call.arguments += d.function.arguments;
-        this.toolBytes += d.function.arguments.length;
+      if (d.function?.arguments !== undefined) {
+        const piece = typeof d.function.arguments === 'string' ? d.function.arguments : JSON.stringify(d.function.arguments);
+        call.arguments += piece;
+        this.toolBytes += piece.length;
       }
       byIndex.set(d.index, call);
     }

@@ -1,3 +1,4 @@
+import { once } from 'node:events';
 import { PassThrough } from 'node:stream';
 import type { FastifyRequest } from 'fastify';
 import type { Dispatcher } from 'undici';
@@ -25,6 +26,10 @@ export function relayStream(request: FastifyRequest, upstream: Dispatcher.Respon
         record: false,
       });
       const allowed = judgements.map((j) => j.action !== 'block');
+      // A call judged `redact` (a credential or PII in its arguments) is released with the redacted arguments.
+      judgements.forEach((j, i) => {
+        if (j.action === 'redact') calls[i].arguments = j.redacted_content;
+      });
       if (allowed.every(Boolean)) return { allowed };
       const blocked = judgements.filter((j) => j.action === 'block');
       request.verdictSummary = 'response:tool_calls:block';
@@ -48,6 +53,8 @@ export function relayStream(request: FastifyRequest, upstream: Dispatcher.Respon
       for await (const chunk of upstream) {
         await guard.feed(decoder.decode(chunk as Buffer, { stream: true }));
         if (guard.ended) break;
+        // Backpressure: a slow client pauses the upstream read instead of growing this buffer.
+        if (out.writableNeedDrain) await once(out, 'drain');
       }
       if (!guard.ended) await guard.finish();
     } catch {

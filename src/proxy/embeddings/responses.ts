@@ -14,7 +14,10 @@ export function blockedEmbeddings(model: string, bastion: BastionInfo & { blocke
  * nothing is forwarded, so no inference is paid for.
  */
 export function decoyEmbeddings(model: string, texts: string[], dimensions = 1536): object {
-  const data = texts.map((text, index) => ({ object: 'embedding', index, embedding: pseudoVector(text, dimensions) }));
+  // Bounded work for an entity that is already banned: at most 3,072 dimensions and one shared vector beyond 16 inputs.
+  const size = Math.min(dimensions, 3072);
+  const shared = texts.length > 16 ? pseudoVector(model, size) : undefined;
+  const data = texts.map((text, index) => ({ object: 'embedding', index, embedding: shared ?? pseudoVector(text, size) }));
   return { object: 'list', data, model, usage: { prompt_tokens: 0, total_tokens: 0 } };
 }
 

@@ -4,6 +4,7 @@ import { guardRequest } from '../chat/request-guard.js';
 import { guardCompletion } from '../chat/response-guard.js';
 import { relayStream } from '../chat/stream-relay.js';
 import { decoyCompletion, decoyStream, refusalCompletion, refusalStream } from '../chat/synthetic-responses.js';
+import { BastionError, RequestValidationError, type ValidationIssue } from '../../errors.js';
 import { readBounded } from '../upstream/read-body.js';
 import { abortOnClientClose, markUpstream, relayHead, upstreamHeaders } from '../upstream/forward.js';
 
@@ -20,6 +21,31 @@ const ChatBody = Type.Object(
   { additionalProperties: true },
 );
 
+const MAX_TEXTS = 1024;
+
+/**
+ * The deprecated `functions` API returns `function_call` instead of `tool_calls`; Bastion inspects tool calls only, so
+ * requests that use it are refused (422) rather than answered with uninspected calls. The number of inspected texts is
+ * bounded too.
+ */
+function refuseUninspectable(body: Record<string, unknown> & { messages: { function_call?: unknown; content?: unknown }[] }): void {
+  const issues: ValidationIssue[] = [];
+  for (const field of ['functions', 'function_call']) {
+    if (body[field] !== undefined) issues.push({ loc: ['body', field], msg: 'The deprecated functions API is not supported: use tools', type: 'value_error' });
+  }
+  body.messages.forEach((m, i) => {
+    if (m.function_call !== undefined) issues.push({ loc: ['body', 'messages', i, 'function_call'], msg: 'Use tool_calls instead of the deprecated function_call', type: 'value_error' });
+  });
+  const texts = body.messages.reduce((n, m) => n + (Array.isArray(m.content) ? m.content.length : 1), 0);
+  if (texts > MAX_TEXTS) issues.push({ loc: ['body', 'messages'], msg: `At most ${MAX_TEXTS} message texts and content parts in one request`, type: 'too_long' });
+  if (issues.length > 0) throw new RequestValidationError(issues);
+}
+
+function isCompletion(value: unknown): value is { choices: object[] } {
+  const choices = (value as { choices?: unknown } | null)?.choices;
+  return typeof value === 'object' && value !== null && Array.isArray(choices) && choices.every((c) => typeof c === 'object' && c !== null);
+}
+
 /** POST /v1/chat/completions with both tool-call guard points (SPEC §1, §4.3). */
 export async function chatRoute(app: FastifyInstance): Promise<void> {
   const { config, upstream } = app.services;
@@ -32,6 +58,7 @@ export async function chatRoute(app: FastifyInstance): Promise<void> {
     },
     async (request, reply) => {
       const body = request.body;
+      refuseUninspectable(body as unknown as Parameters<typeof refuseUninspectable>[0]);
       const model = body.model ?? 'unknown';
       const stream = body.stream === true;
       const outcome = await guardRequest(request, body.messages);
@@ -53,18 +80,22 @@ export async function chatRoute(app: FastifyInstance): Promise<void> {
       });
       markUpstream(request, started);
       relayHead(reply, res);
-      const type = String(res.headers['content-type'] ?? '');
+      const type = String(res.headers['content-type'] ?? '').toLowerCase();
       if (res.statusCode >= 400) return reply.send(res.body); // provider errors pass through verbatim
       if (type.includes('text/event-stream')) return reply.send(relayStream(request, res.body, abort));
       const raw = await readBounded(res.body, config.upstreamResponseLimitBytes);
       markUpstream(request, started);
-      let completion: Record<string, unknown>;
+      let completion: unknown;
       try {
-        completion = JSON.parse(raw.toString('utf8')) as Record<string, unknown>;
+        completion = JSON.parse(raw.toString('utf8'));
       } catch {
-        return reply.send(raw); // not JSON: nothing Bastion can inspect for tool calls; relayed as is
+        completion = undefined;
       }
-      return reply.send(await guardCompletion(request, completion));
+      // A success body Bastion cannot read as a completion could carry tool calls it never saw: fail closed.
+      if (!isCompletion(completion)) {
+        throw new BastionError('UPSTREAM_UNREACHABLE', { message: 'The upstream answered with a body that is not a chat completion.' });
+      }
+      return reply.send(await guardCompletion(request, completion as Parameters<typeof guardCompletion>[1]));
     },
   );
 }
