@@ -1,23 +1,13 @@
 import t from 'tap';
+import { createContext } from '../../src/inspect/pipeline.js';
 import { secretsLayer } from '../../src/inspect/layers/secrets.js';
-import { DEFAULT_POLICY, type InspectionContext, type Kind, type View } from '../../src/inspect/types.js';
+import { type InspectionContext, type Kind, type View } from '../../src/inspect/types.js';
 
 const stripe = 'sk_live_' + 'Zq8rT2vLm9XwY4nB6cD1eF7g';
 
 function run(content: string, extra: View[], kind: Kind = 'prompt'): InspectionContext {
-  const ctx: InspectionContext = {
-    content,
-    kind,
-    policy: DEFAULT_POLICY,
-    ers: { score: 0, shadowBanned: false },
-    views: [{ name: 'original', text: content }, ...extra],
-    flags: [],
-    secrets: [],
-    signals: {},
-    neutralize: [],
-    risk: 'LOW',
-    action: 'allow',
-  };
+  const ctx = createContext({ content, kind });
+  ctx.views.push(...extra);
   secretsLayer.run(ctx);
   return ctx;
 }

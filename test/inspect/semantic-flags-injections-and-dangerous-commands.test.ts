@@ -1,23 +1,12 @@
 import t from 'tap';
-import { inspect } from '../../src/inspect/pipeline.js';
+import { createContext, inspect } from '../../src/inspect/pipeline.js';
 import { LAYERS } from '../../src/inspect/registry.js';
 import { semanticLayer } from '../../src/inspect/layers/semantic.js';
-import { DEFAULT_POLICY, type InspectionContext, type Kind, type View } from '../../src/inspect/types.js';
+import { type InspectionContext, type Kind, type View } from '../../src/inspect/types.js';
 
 function semanticOf(content: string, kind: Kind, views: View[] = []): InspectionContext {
-  const ctx: InspectionContext = {
-    content,
-    kind,
-    policy: DEFAULT_POLICY,
-    ers: { score: 0, shadowBanned: false },
-    views: [{ name: 'original', text: content }, ...views],
-    flags: [],
-    secrets: [],
-    signals: {},
-    neutralize: [],
-    risk: 'LOW',
-    action: 'allow',
-  };
+  const ctx = createContext({ content, kind });
+  ctx.views.push(...views);
   semanticLayer.run(ctx);
   return ctx;
 }
