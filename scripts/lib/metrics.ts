@@ -16,6 +16,8 @@ export interface Outcome {
   expectedFamily?: string;
   totalMs: number;
   layerMs: Record<string, number>;
+  /** Held-out evaluation: the unit (fold or source) this row was scored in. */
+  unit?: string;
 }
 
 export function outcomeOf(row: CorpusRow, meta: RowMeta | undefined, verdict: Verdict): Outcome {
@@ -119,6 +121,8 @@ export interface Report {
   byCategory: Record<string, SliceStats>;
   bySubcategory: Record<string, SliceStats>;
   byKindCategory: Record<string, SliceStats>;
+  /** Per source (or held-out source unit when scored leave-one-source-out), with its kind. */
+  bySource: Record<string, SliceStats>;
   subgroups: Record<string, SliceStats>;
   family: FamilyStats;
   latencyMs?: { p50: number; p99: number; max: number; byLayerP50: Record<string, number> };
@@ -136,6 +140,7 @@ export function summarise(outcomes: readonly Outcome[], withLatency: boolean): R
     byCategory: groupBy(outcomes, categoryKey),
     bySubcategory: groupBy(outcomes, sub),
     byKindCategory: groupBy(outcomes, (o) => `${o.row.kind} / ${categoryKey(o)}`),
+    bySource: groupBy(outcomes, (o) => `${o.row.kind} / ${o.unit && !o.unit.startsWith('fold ') ? o.unit : o.row.source ?? 'unknown'}`),
     subgroups: {
       'discovery (ATT&CK discovery, attack)': slice(discovery),
       'attack_technique without discovery': slice(techniqueNonDiscovery),

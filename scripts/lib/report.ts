@@ -21,6 +21,7 @@ function table(title: string, reports: Array<[string, Report]>, pick: (r: Report
 export function renderMarkdown(source: string, reports: Array<[string, Report]>, notes: string[]): string {
   const parts = [`# Bastion eval: ${source}`, '', ...notes.map((n) => `- ${n}`), ''];
   parts.push(table('By kind', reports, (r) => r.byKind), '');
+  parts.push(table('By source (loso: by held-out unit)', reports, (r) => r.bySource ?? {}), '');
   parts.push(table('By category', reports, (r) => r.byCategory), '');
   parts.push(table('Subgroups (dev.meta.jsonl)', reports, (r) => r.subgroups), '');
   parts.push(table('By subcategory', reports, (r) => r.bySubcategory), '');

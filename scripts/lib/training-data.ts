@@ -1,14 +1,43 @@
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { groupOf, stripTestSuiteArtefacts, type CorpusRow } from '../../src/inspect/semantic/corpus.js';
 import settings from '../../config/semantic.json' with { type: 'json' };
 import { augmentInjections, extractInserted, type Snippet } from '../../src/inspect/semantic/augment.js';
 import type { TrainingRow } from '../../src/inspect/semantic/build-model.js';
-import { readRows, readSidecarMeta } from './jsonl.js';
+import { readJsonl, readRows, readSidecarMeta } from './jsonl.js';
 
 /** Where the committed training data lives (datasets/NOTICE.md describes each file). */
-export function datasetPaths(root: string): { derived: string; curatedDir: string } {
-  return { derived: join(root, 'datasets', 'dev-derived.jsonl'), curatedDir: join(root, 'datasets', 'curated') };
+export function datasetPaths(root: string): { derived: string; extra: string; curatedDir: string } {
+  return {
+    derived: join(root, 'datasets', 'dev-derived.jsonl'),
+    extra: join(root, 'datasets', 'extra-derived.jsonl'),
+    curatedDir: join(root, 'datasets', 'curated'),
+  };
+}
+
+/**
+ * Copies the extra benign system and role prompts (../shared/eval/extra/*.jsonl, see its README) into
+ * datasets/extra-derived.jsonl. Translations of one agent (lobe-chat `name.de-DE.json`, `name.json`) and one fabric
+ * pattern share a group, so cross-validation never splits a prompt from its translation.
+ */
+export function importExtra(extraDir: string, outPath: string): number {
+  const rows: CorpusRow[] = [];
+  for (const file of readdirSync(extraDir).filter((f) => f.endsWith('.jsonl')).sort()) {
+    for (const row of readJsonl<CorpusRow & { origin?: string }>(join(extraDir, file))) {
+      rows.push({ id: row.id, text: row.text, label: row.label, kind: row.kind, category: row.category, group: extraGroup(row), ...(row.source ? { source: row.source } : {}) });
+    }
+  }
+  writeFileSync(outPath, rows.map((r) => JSON.stringify(r)).join('\n') + '\n');
+  return rows.length;
+}
+
+function extraGroup(row: CorpusRow & { origin?: string }): string {
+  const origin = row.origin ?? '';
+  const agent = /^src\/(.+?)(?:\.[a-z]{2}(?:-[A-Za-z]{2,4})?)?\.json\b/.exec(origin);
+  if (agent) return `lobe:${agent[1]}`;
+  const pattern = /^data\/patterns\/([^/]+)\//.exec(origin);
+  if (pattern) return `fabric:${pattern[1]}`;
+  return `id:${row.id}`;
 }
 
 /**
@@ -46,8 +75,8 @@ export function importDev(devPath: string, outPath: string): number {
 }
 
 export function loadTrainingRows(root: string): TrainingRow[] {
-  const { derived, curatedDir } = datasetPaths(root);
-  const derivedRows: TrainingRow[] = readRows(derived);
+  const { derived, extra, curatedDir } = datasetPaths(root);
+  const derivedRows: TrainingRow[] = [...readRows(derived), ...(existsSync(extra) ? readRows(extra) : [])];
   // A clean BIPIA email weighs as much as all the attacks built from it, so that the email's own words are
   // balanced between the classes and only the inserted instruction separates them.
   const uses = new Map<string, number>();

@@ -2,6 +2,7 @@ import settings from '../../../config/semantic.json' with { type: 'json' };
 import type { Kind, Span } from '../types.js';
 import { FeatureSink } from './feature-sink.js';
 import { fnv1a } from './hashing.js';
+import { conceptFeatures } from './concept-features.js';
 import { shellFeatures, type Indicator } from './shell-features.js';
 import { textFeatures } from './text-features.js';
 
@@ -63,6 +64,7 @@ export function featurizeSpan(text: string, span: Span, kind: ModelKind, sink: F
   const lower = text.slice(span.start, span.end).toLowerCase();
   textFeatures(lower, KIND_SALT[kind], sink);
   if (kind === 'tool_call') shellFeatures(lower, sink, matched);
+  else conceptFeatures(lower, KIND_SALT[kind], sink);
 }
 
 export function newSink(): FeatureSink {
