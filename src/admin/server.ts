@@ -7,6 +7,7 @@ import type { Services } from '../services.js';
 import { operatorBillingRoutes } from './billing/operator.js';
 import { applyRouteEntitlements } from './entitlements.js';
 import { decoratePortalAuth } from './portal/context.js';
+import { tenantPolicyRoutes } from './policy/routes.js';
 import { portalRoutes } from './portal/index.js';
 import { ruleRoutes } from './rules/routes.js';
 import { sessionRoutes } from './session/index.js';
@@ -28,5 +29,6 @@ export async function buildAdminServer(services: Services): Promise<FastifyInsta
   await app.register(sessionRoutes, { prefix: '/auth' });
   await app.register(operatorBillingRoutes, { prefix: '/admin/billing' });
   await app.register(ruleRoutes, { prefix: '/admin/rules' });
+  await app.register(tenantPolicyRoutes, { prefix: '/admin/tenants' });
   return app;
 }

@@ -1,7 +1,7 @@
-import { parseArgs } from 'node:util';
+import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { UsageError } from './main.js';
 
-export function parse(args: string[], options: Record<string, { type: 'string' }>) {
+export function parse<const O extends NonNullable<ParseArgsConfig['options']>>(args: string[], options: O) {
   try {
     return parseArgs({ args, options, allowPositionals: true, strict: true });
   } catch (err) {

@@ -14,6 +14,8 @@ const USAGE = `Usage: bastion <command>
   keys list [--tenant ID]                      list keys (prefixes only)
   keys revoke KEY_ID                           revoke a key everywhere
   tenants create ID [--plan P]                 create a tenant
+  tenants policy ID [--set k=v]… [--unset k]… [--show]
+                                               show or change a tenant's detection policy (JSON)
   config-table                                 print the configuration table (Markdown)`;
 
 /** Returns the process exit code. Errors are printed as one clear line, never with request content. */

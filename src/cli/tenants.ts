@@ -4,10 +4,12 @@ import { migrate, openStorage } from '../storage/database.js';
 import { createTenant, findTenant } from '../storage/tenants.js';
 import { TENANT_ID, parse } from './args.js';
 import { UsageError } from './main.js';
+import { POLICY_USAGE, tenantPolicyCommand } from './tenant-policy.js';
 
 export async function tenantsCommand(config: Config, argv: string[]): Promise<number> {
   const [sub, ...rest] = argv;
-  if (sub !== 'create') throw new UsageError('tenants create ID [--plan P]');
+  if (sub === 'policy') return tenantPolicyCommand(config, rest);
+  if (sub !== 'create') throw new UsageError(`tenants create ID [--plan P] | ${POLICY_USAGE}`);
   const { values, positionals } = parse(rest, { plan: { type: 'string' } });
   const id = positionals[0];
   const plan = values.plan ?? DEFAULT_PLAN;

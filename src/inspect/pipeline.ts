@@ -7,9 +7,13 @@ import {
   DEFAULT_POLICY,
   type InspectionContext,
   type InspectionRequest,
+  type Kind,
   type Layer,
+  type Role,
   type Verdict,
 } from './types.js';
+
+const ROLE_BY_KIND: Record<Kind, Role> = { prompt: 'user', tool_result: 'tool', tool_call: 'assistant', output: 'assistant' };
 
 /** Exported for the evolution loop, which reads the views the static layers produce for an attack. */
 export function createContext(req: InspectionRequest): InspectionContext {
@@ -17,6 +21,7 @@ export function createContext(req: InspectionRequest): InspectionContext {
   return {
     content: req.content,
     kind: req.kind,
+    role: req.role ?? ROLE_BY_KIND[req.kind],
     policy,
     ers: req.ers ?? { score: 0, shadowBanned: false },
     views: [{ name: 'original', text: req.content }],

@@ -12,6 +12,14 @@ export type RiskLevel = (typeof RISK_LEVELS)[number];
 
 export type Action = 'allow' | 'redact' | 'block';
 
+/**
+ * Who wrote the content (its provenance): the application's own system/developer instructions, an end user, a tool,
+ * or the model. Untrusted by default ('user'): only a caller that knows the role (the chat proxy, /filter's `role`)
+ * says otherwise.
+ */
+export const ROLES = ['system', 'user', 'tool', 'assistant'] as const;
+export type Role = (typeof ROLES)[number];
+
 /** SPEC §1 order. */
 export const LAYER_NAMES = [
   'topology',
@@ -74,6 +82,17 @@ export interface TenantPolicy {
   allowDomains: string[];
   /** Causal arbiter: neutralise an operative span instead of blocking the whole request, where possible. */
   neutralizeCauses: boolean;
+  /**
+   * The app's own system/developer messages: 'secrets_only' (default) scans them for credentials and known-bad rules
+   * (curated patterns, evolved rules, structural layers) but the injection model alone never blocks them; 'inspect'
+   * judges them like user text.
+   */
+  systemMessages: 'inspect' | 'secrets_only';
+  /**
+   * Chat content parts Bastion cannot read as text (images, audio, binary or id-only files, unknown types):
+   * 'inspect' (default) forwards them and reports them in the verdict; 'block_unknown' refuses the request.
+   */
+  contentParts: 'inspect' | 'block_unknown';
 }
 
 export const DEFAULT_POLICY: TenantPolicy = {
@@ -82,6 +101,8 @@ export const DEFAULT_POLICY: TenantPolicy = {
   categoryActions: {},
   allowDomains: [],
   neutralizeCauses: false,
+  systemMessages: 'secrets_only',
+  contentParts: 'inspect',
 };
 
 /** Entity risk state read by the caller before inspection (layer 8 reads it, never writes it). */
@@ -104,6 +125,8 @@ export interface InspectionRequest {
   strict?: boolean;
   policy?: Partial<TenantPolicy>;
   ers?: ErsState;
+  /** Provenance; defaults from the kind (tool_result → tool, output → assistant, else user). */
+  role?: Role;
 }
 
 /**
@@ -115,6 +138,11 @@ export interface InspectionContext {
   readonly kind: Kind;
   readonly policy: TenantPolicy;
   readonly ers: ErsState;
+  /**
+   * Who wrote the content: the causal arbiter and the decision weigh the app's own instructions differently.
+   * createContext always sets it; a hand-built context without it is treated as untrusted user text.
+   */
+  readonly role?: Role;
   /** views[0] is always the original content. */
   views: View[];
   flags: Flag[];

@@ -11,6 +11,7 @@ import { feedbackRoute } from './routes/feedback.js';
 import { filterRoutes } from './routes/filter.js';
 import { modelsRoute } from './routes/models.js';
 import { healthRoute } from './routes/health.js';
+import { tenantPolicies } from './policy/tenant-policies.js';
 
 /**
  * The data plane listener (BASTION_PORT): /filter, /v1/*, /health.
@@ -19,6 +20,8 @@ import { healthRoute } from './routes/health.js';
 export async function buildProxyServer(services: Services): Promise<FastifyInstance> {
   const app = createHttpApp({ logger: services.logger, bodyLimit: services.config.bodyLimitBytes, trustProxy: services.config.trustProxy });
   app.decorate('services', services);
+  // Subscribed to policy changes from the start, so a change published before the first request is not missed.
+  tenantPolicies(services);
   await registerOpenApi(app, 'Bastion data plane');
 
   app.addHook('onRequest', async (request, reply) => {

@@ -28,6 +28,13 @@ export interface ApiKeysTable {
   revoked_at: number | null;
 }
 
+/** A tenant's detection policy overrides (JSON, validated on write and on read). */
+export interface TenantPoliciesTable {
+  tenant_id: string;
+  policy: string;
+  updated_at: number;
+}
+
 export interface UsageMonthlyTable {
   tenant_id: string;
   /** UTC calendar month, `YYYY-MM`. */
@@ -39,4 +46,5 @@ export interface Database extends PortalTables, EvolutionTables {
   tenants: TenantsTable;
   api_keys: ApiKeysTable;
   usage_monthly: UsageMonthlyTable;
+  tenant_policies: TenantPoliciesTable;
 }

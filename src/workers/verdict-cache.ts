@@ -5,6 +5,22 @@ import type { InspectionRequest, Verdict } from '../inspect/types.js';
 // Only small texts are cached: system prompts and templates repeat on every request of an app, big documents rarely do.
 const MAX_CACHED_CHARS = 32 * 1024;
 
+/** JSON with object keys sorted at every level: equal values give equal text whatever the insertion order. */
+function canonicalJson(value: unknown): string {
+  return JSON.stringify(value, (_key, v: unknown) =>
+    v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : v,
+  );
+}
+
+// The data plane hands the same cached policy object to every request of a tenant: serialise it once (policy objects
+// are never mutated once built: TenantPolicies builds a new one on every change).
+const policyTexts = new WeakMap<object, string>();
+function policyText(policy: object): string {
+  let text = policyTexts.get(policy);
+  if (text === undefined) policyTexts.set(policy, (text = canonicalJson(policy)));
+  return text;
+}
+
 /**
  * The pipeline is deterministic, so an identical text of the same kind under the same policy gets the same verdict.
  * Real chat traffic repeats its system prompt on every request; this LRU answers those without a pool round trip.
@@ -20,12 +36,16 @@ export class VerdictCache {
     }
   }
 
+  /**
+   * Everything in the request that can change the verdict is in the key: kind, provenance (role), strict and the
+   * tenant's whole policy (canonical JSON, so two tenants share an entry only when their policies are equal).
+   */
   key(req: InspectionRequest): string | undefined {
     if (!this.lru || req.content.length > MAX_CACHED_CHARS) return undefined;
     // ERS is part of the decision (a banned entity is always blocked), so only unbanned requests share entries.
     if (req.ers?.shadowBanned) return undefined;
-    const policy = req.policy ? JSON.stringify(req.policy) : '';
-    return createHash('sha256').update(`${req.kind}\0${req.strict ? 1 : 0}\0${policy}\0`).update(req.content).digest('base64');
+    const policy = req.policy ? policyText(req.policy) : '';
+    return createHash('sha256').update(`${req.kind}\0${req.role ?? ''}\0${req.strict ? 1 : 0}\0${policy}\0`).update(req.content).digest('base64');
   }
 
   get(key: string | undefined): Verdict | undefined {

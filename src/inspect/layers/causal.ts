@@ -14,7 +14,12 @@ import { semanticModel } from './semantic.js';
  * carry their own span. A cause that is mentioned, not used, caps the flags it explains (config/causal.json);
  * an operative cause is recorded on the flag's span and, when policy.neutralizeCauses is set, pushed to
  * ctx.neutralize so the decision can neutralise it instead of blocking. A tool_call is always operative.
- * Signals: causal.rescores, causal.residual, causal.operative (0/1), causal.mention (0 none, 0.5 weak, 1 strong).
+ * Provenance (ctx.role) comes first: a tool_call is always operative; instructions in the app's own system message
+ * are the app's configuration, not an attack on it, so under systemMessages 'secrets_only' the model's flag there is
+ * not ablated (no cause to find: the decision reports it without enforcing it); curated patterns are still judged. User
+ * and tool text is judged by the use/mention evidence below.
+ * Signals: causal.rescores, causal.residual, causal.operative (0/1), causal.mention (0 none, 0.5 weak, 1 strong),
+ * causal.app_instructions (1 when a model flag sat on the app's own system message).
  */
 
 const MODEL_TYPES = new Set(['prompt_injection', 'indirect_injection']);
@@ -53,8 +58,13 @@ export function createCausalLayer(model: SemanticModel): Layer {
       if (ctx.kind === 'tool_call') return;
       const flags = ctx.flags.filter((f) => f.layer === 'semantic' && f.category !== 'dangerous_action' && f.score >= config.residualThreshold);
       if (flags.length === 0) return;
+      const appInstructions = ctx.role === 'system' && ctx.policy.systemMessages === 'secrets_only';
       let strongest: MentionStrength = 'none';
       for (const flag of flags) {
+        if (MODEL_TYPES.has(flag.type) && appInstructions) {
+          ctx.signals['causal.app_instructions'] = 1;
+          continue;
+        }
         if (MODEL_TYPES.has(flag.type)) {
           const viewIndex = ctx.signals['semantic.view_index'] ?? 0;
           const view = ctx.views[viewIndex] ?? ctx.views[0];

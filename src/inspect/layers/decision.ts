@@ -15,6 +15,25 @@ const REDACTION_LAYERS = new Set<string>(config.redactionLayers);
 const FAMILY_BY_TYPE: Record<string, string> = config.familyByFlagType;
 const FAMILY_BY_CATEGORY: Record<string, string> = config.familyByCategory;
 const ORDER: Record<RiskLevel, number> = { LOW: 0, MEDIUM: 1, HIGH: 2, BLOCK: 3 };
+const MODEL_FLAG_TYPES = new Set(config.modelFlagTypes);
+
+/**
+ * Under systemMessages 'secrets_only', a flag that only the injection model raised on the app's own system message is
+ * advisory: reported (detail says so) but it sets neither the risk nor the action. Patterns, rules, structural layers
+ * and credentials still count.
+ */
+const NONE: ReadonlySet<Flag> = new Set();
+
+function advisoryFlags(ctx: InspectionContext): ReadonlySet<Flag> {
+  if (ctx.role !== 'system' || ctx.policy.systemMessages !== 'secrets_only') return NONE;
+  const advisory = new Set<Flag>();
+  for (const flag of ctx.flags) {
+    if (flag.layer !== 'semantic' || !MODEL_FLAG_TYPES.has(flag.type)) continue;
+    advisory.add(flag);
+    flag.detail = `${flag.detail ?? flag.type}; system message, reported only (system_messages=secrets_only)`;
+  }
+  return advisory;
+}
 
 export function riskOf(score: number): RiskLevel {
   if (score >= thresholds.block) return 'BLOCK';
@@ -40,13 +59,15 @@ export const decisionLayer: Layer = {
   name: 'decision',
   run(ctx: InspectionContext) {
     const policy = ctx.policy;
+    const advisory = advisoryFlags(ctx);
     let top: Flag | undefined;
-    for (const flag of ctx.flags) if (!top || flag.score > top.score) top = flag;
+    for (const flag of ctx.flags) if (!advisory.has(flag) && (!top || flag.score > top.score)) top = flag;
     ctx.risk = riskOf(top?.score ?? 0);
 
     let block = ctx.ers.shadowBanned;
     let redact = false;
     for (const flag of ctx.flags) {
+      if (advisory.has(flag)) continue;
       if (ALWAYS_BLOCK.has(flag.type)) {
         block = true;
         continue;

@@ -1,16 +1,19 @@
 import { getDomain } from 'tldts';
 import config from '../../../config/phishing.json' with { type: 'json' };
 import type { Flag, InspectionContext, Layer, Span, View } from '../types.js';
-import { findDangerousUris, findLinks, type Link } from '../phishing/extract.js';
+import { codeRanges, findDangerousUris, findLinks, insideCode, type Link } from '../phishing/extract.js';
 import { parseUrl } from '../phishing/host.js';
+import modelFile from '../phishing/model.json' with { type: 'json' };
+import { checkModel, type PhishingModel } from '../phishing/model.js';
+import { judgeUrl } from '../phishing/verdict.js';
 import { scoreUrl } from '../phishing/score.js';
-import { imageExfiltration } from '../phishing/exfil.js';
+import { judgeExfiltration } from '../phishing/exfil.js';
 import { hasPressureLanguage } from '../phishing/lexical.js';
 
 /**
  * Layer 7 — phishing guard. Scores every link in the original content and in the decoded
  * views: brand look-alikes, homoglyph and userinfo tricks, IP hosts, risky hosting; image
- * links that carry data out; dangerous URI schemes; link text naming another domain.
+ * and links that carry data out (see phishing/exfil.ts); dangerous URI schemes; link text naming another domain.
  * The verdict on a link depends on the link; pressure language in the message only lifts
  * a link that is already suspicious. Tenant allowlisted domains are never flagged.
  */
@@ -37,58 +40,66 @@ function deceptiveLabel(link: Link, hostname: string): boolean {
   return shown !== null && actual !== null && shown !== actual;
 }
 
-export const phishingLayer: Layer = {
-  name: 'phishing',
-  run(ctx: InspectionContext) {
-    const allow = ctx.policy.allowDomains;
-    const seen = new Set<string>();
-    const flags: Flag[] = [];
-    let pressure: boolean | undefined;
-    let top = 0;
-    const spanIn = (view: View, span: Span): Span | undefined => (view.name === 'original' ? span : view.source);
-    const emit = (type: string, score: number, category: string, detail: string, span?: Span): void => {
-      top = Math.max(top, score);
-      flags.push({ layer: 'phishing', type, score: Math.round(score * 1000) / 1000, category, detail, ...(span ? { span } : {}) });
-    };
-    for (const view of ctx.views) {
-      for (const link of findLinks(view.text, config.limits.maxUrlsPerView)) {
-        const key = `${link.context}\u0000${link.url}`;
-        if (seen.has(key)) continue;
-        seen.add(key);
-        const info = parseUrl(link.url);
-        if (!info || allowed(info.hostname, allow)) continue;
-        const span = spanIn(view, link.span);
-        if (link.context === 'image') {
-          const exfil = imageExfiltration(link.url);
-          if (exfil) {
-            const score = exfil === 'placeholder' ? S.imageExfilPlaceholder : S.imageExfil;
-            emit('markdown_image_exfiltration', score, 'exfiltration', `image URL carries ${exfil.replace('_', ' ')}`, span);
+/** The layer with a given URL model: leave-one-source-out evaluations swap in a model retrained without a source. */
+export function createPhishingLayer(model: PhishingModel): Layer {
+  return {
+    name: 'phishing',
+    run(ctx: InspectionContext) {
+      const allow = ctx.policy.allowDomains;
+      const seen = new Set<string>();
+      const flags: Flag[] = [];
+      let pressure: boolean | undefined;
+      let top = 0;
+      const spanIn = (view: View, span: Span): Span | undefined => (view.name === 'original' ? span : view.source);
+      const emit = (type: string, score: number, category: string, detail: string, span?: Span): void => {
+        top = Math.max(top, score);
+        flags.push({ layer: 'phishing', type, score: Math.round(score * 1000) / 1000, category, detail, ...(span ? { span } : {}) });
+      };
+      for (const view of ctx.views) {
+        // Auto-loading contexts first: a URL both rendered as an image and seen as text is judged as the image.
+        const links = findLinks(view.text, config.limits.maxUrlsPerView).sort((a, b) => Number(b.context === 'image') - Number(a.context === 'image'));
+        let code: Span[] | undefined;
+        for (const link of links) {
+          const key = `${link.context}\u0000${link.url}`;
+          if (seen.has(key)) continue;
+          seen.add(key);
+          const info = parseUrl(link.url);
+          if (!info || allowed(info.hostname, allow)) continue;
+          const span = spanIn(view, link.span);
+          // Scheme-less names are not links a renderer follows; everything else can carry data out.
+          const exfilKey = `exfil\u0000${info.hostname}${info.pathQuery}`;
+          const rendered = link.context !== 'bare' && !seen.has(exfilKey) && !insideCode(link.span, (code ??= codeRanges(view.text)));
+          const exfil = rendered ? judgeExfiltration(info, link.context === 'image', ctx.kind) : undefined;
+          if (exfil) seen.add(exfilKey);
+          if (exfil) emit(exfil.type, exfil.score, 'exfiltration', `${link.context === 'image' ? 'auto-loading' : 'link'} URL carries ${exfil.evidence.replace('_', ' ')}`, span);
+          if (link.context === 'link' && deceptiveLabel(link, info.hostname)) {
+            emit('deceptive_link', S.deceptiveLinkText, 'social_engineering', 'link text names another domain', span);
           }
+          const urlKey = `url\u0000${info.hostname}${info.pathQuery}\u0000${info.username}`;
+          if (seen.has(urlKey)) continue;
+          seen.add(urlKey);
+          const verdict = link.context === 'bare' ? scoreUrl(info) : judgeUrl(model, info);
+          // A scheme-less name may be a file or a property path (`setup.py`, `os.path`): only a named trick counts,
+          // and the model, which judges real links, is not consulted.
+          if (verdict.score < (link.context === 'bare' ? S.bareDomainMin : 0.3)) continue;
+          let score = verdict.score;
+          if (score >= W.pressureBoostFloor && score < 0.95) {
+            pressure ??= hasPressureLanguage(ctx.content);
+            if (pressure) score = Math.min(0.95, score + W.pressureBoost);
+          }
+          emit('phishing_url', score, 'social_engineering', verdict.reason, span);
         }
-        if (link.context === 'link' && deceptiveLabel(link, info.hostname)) {
-          emit('deceptive_link', S.deceptiveLinkText, 'social_engineering', 'link text names another domain', span);
+        const uri = findDangerousUris(view.text);
+        if (uri && !seen.has('uri')) {
+          seen.add('uri');
+          emit('dangerous_uri', uri.inLink ? S.dangerousUriLink : S.dangerousUriBare, 'social_engineering', 'script or HTML URI', spanIn(view, uri.span));
         }
-        const urlKey = `url\u0000${info.hostname}${info.pathQuery}\u0000${info.username}`;
-        if (seen.has(urlKey)) continue;
-        seen.add(urlKey);
-        const verdict = scoreUrl(info);
-        // A scheme-less name may be a file or a property path (`setup.py`, `os.path`): only a named trick counts.
-        if (verdict.score < (link.context === 'bare' ? S.bareDomainMin : 0.3)) continue;
-        let score = verdict.score;
-        if (score >= W.pressureBoostFloor && score < 0.95) {
-          pressure ??= hasPressureLanguage(ctx.content);
-          if (pressure) score = Math.min(0.95, score + W.pressureBoost);
-        }
-        emit('phishing_url', score, 'social_engineering', verdict.reason, span);
       }
-      const uri = findDangerousUris(view.text);
-      if (uri && !seen.has('uri')) {
-        seen.add('uri');
-        emit('dangerous_uri', uri.inLink ? S.dangerousUriLink : S.dangerousUriBare, 'social_engineering', 'script or HTML URI', spanIn(view, uri.span));
-      }
-    }
-    flags.sort((a, b) => b.score - a.score);
-    ctx.flags.push(...flags.slice(0, MAX_FLAGS));
-    ctx.signals['phishing.max_score'] = top;
-  },
-};
+      flags.sort((a, b) => b.score - a.score);
+      ctx.flags.push(...flags.slice(0, MAX_FLAGS));
+      ctx.signals['phishing.max_score'] = top;
+    },
+  };
+}
+
+export const phishingLayer: Layer = createPhishingLayer(checkModel(modelFile));

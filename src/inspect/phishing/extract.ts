@@ -6,6 +6,7 @@ import type { Span } from '../types.js';
  * printable ASCII. Trailing sentence punctuation and unbalanced closing brackets are trimmed.
  */
 
+/** `image`: anything a renderer fetches by itself (Markdown/HTML images, iframes, media, CSS `url()`); `link`: needs a click. */
 export type LinkContext = 'text' | 'bare' | 'image' | 'link';
 
 export interface Link {
@@ -26,11 +27,16 @@ const MAX_BARE = 64;
 // Label and attribute classes exclude their own opening character, so a failed attempt
 // stops at the next `[` or `<` instead of rescanning: linear even on `[[[[...`.
 const MD_IMAGE = /!\[[^[\]\n]{0,256}\]\(\s{0,4}<?([^\s)>]{1,4096})/g;
-const HTML_IMAGE = /<img\b[^<>]{0,512}?\bsrc\s{0,4}=\s{0,4}["']?([^"'\s<>]{1,4096})/gi;
+const HTML_IMAGE = /<(?:img|iframe|frame|embed|video|audio|source|track|script|object|input)\b[^<>]{0,512}?\b(?:src|data|poster)\s{0,4}=\s{0,4}["']?([^"'\s<>]{1,4096})/gi;
+const CSS_URL = /\burl\(\s{0,4}["']?(https?:\/\/[^"'()\s]{1,4096})/gi;
+const HTML_HREF = /<a\b[^<>]{0,512}?\bhref\s{0,4}=\s{0,4}["']?(https?:\/\/[^"'\s<>]{1,4096})/gi;
+/** Reference-style Markdown: `[id]: https://…` defines, `![alt][id]`, `![id][]` or `![id]` renders it as an image. */
+const REF_DEFINITION = /^[ \t]{0,3}\[([^[\]\n]{1,256})\]:[ \t]{0,8}<?(https?:\/\/[^\s>]{1,4096})/gim;
+const REF_IMAGE = /!\[([^[\]\n]{0,256})\](?:\[([^[\]\n]{0,256})\])?/g;
 const MD_LINK = /(?<!!)\[([^[\]\n]{1,256})\]\(\s{0,4}<?(https?:\/\/[^\s)>]{1,4096})/gi;
 const HTML_LINK = /<a\b[^<>]{0,512}?\bhref\s{0,4}=\s{0,4}["']?(https?:\/\/[^"'\s<>]{1,4096})["']?[^<>]{0,512}>([^<]{1,256})<\/a>/gi;
 
-const TRAILING = new Set(['.', ',', ';', ':', '!', '?', "'", '"', '*', '_']);
+const TRAILING = new Set(['.', ',', ';', ':', '!', '?', "'", '"', '*', '_', '`']);
 const OPENS: Record<string, string> = { '(': ')', '[': ']', '{': '}', '<': '>' };
 
 /** Drops trailing punctuation and closing brackets that have no opener inside the URL. */
@@ -52,6 +58,28 @@ export function trimUrl(url: string): string {
   return url.slice(0, end);
 }
 
+const refLabel = (label: string): string => label.trim().replace(/\s+/g, ' ').toLowerCase();
+
+/** Reference definitions, as images when an image reference names them, otherwise as links. */
+function referenceLinks(text: string, push: (link: Link) => void, room: () => boolean): void {
+  if (!text.includes(']:')) return;
+  const definitions: Array<{ label: string; url: string; start: number }> = [];
+  REF_DEFINITION.lastIndex = 0;
+  for (let m = REF_DEFINITION.exec(text); m !== null && definitions.length < MAX_BARE; m = REF_DEFINITION.exec(text)) {
+    definitions.push({ label: refLabel(m[1]), url: trimUrl(m[2]), start: m.index + m[0].length - m[2].length });
+  }
+  if (definitions.length === 0) return;
+  const images = new Set<string>();
+  REF_IMAGE.lastIndex = 0;
+  for (let m = REF_IMAGE.exec(text); m !== null && images.size < MAX_BARE; m = REF_IMAGE.exec(text)) {
+    images.add(refLabel(m[2] ? m[2] : m[1]));
+  }
+  for (const d of definitions) {
+    if (!room()) return;
+    push({ url: d.url, span: { start: d.start, end: d.start + d.url.length }, context: images.has(d.label) ? 'image' : 'link' });
+  }
+}
+
 export function findLinks(text: string, max: number): Link[] {
   const links: Link[] = [];
   const push = (link: Link): void => {
@@ -63,7 +91,9 @@ export function findLinks(text: string, max: number): Link[] {
   ] as const) {
     re.lastIndex = 0;
     for (let m = re.exec(text); m !== null && links.length < max; m = re.exec(text)) {
-      const url = trimUrl(m[0]);
+      // `[![badge](https://img)](https://link)`: the image URL ends where the next Markdown target begins.
+      const nested = m[0].indexOf('](');
+      const url = trimUrl(nested > 0 ? m[0].slice(0, nested) : m[0]);
       push({ url: prefix + url, span: { start: m.index, end: m.index + url.length }, context: 'text' });
     }
   }
@@ -75,7 +105,7 @@ export function findLinks(text: string, max: number): Link[] {
     bare++;
     push({ url: `http://${url}`, span: { start: m.index, end: m.index + url.length }, context: 'bare' });
   }
-  for (const re of [MD_IMAGE, HTML_IMAGE]) {
+  for (const re of [MD_IMAGE, HTML_IMAGE, CSS_URL]) {
     re.lastIndex = 0;
     for (let m = re.exec(text); m !== null && links.length < max; m = re.exec(text)) {
       const start = m.index + m[0].length - m[1].length;
@@ -92,6 +122,12 @@ export function findLinks(text: string, max: number): Link[] {
     const start = m.index + m[0].indexOf(m[1]);
     push({ url: m[1], span: { start, end: start + m[1].length }, context: 'link', label: m[2] });
   }
+  HTML_HREF.lastIndex = 0;
+  for (let m = HTML_HREF.exec(text); m !== null && links.length < max; m = HTML_HREF.exec(text)) {
+    const start = m.index + m[0].length - m[1].length;
+    push({ url: m[1], span: { start, end: start + m[1].length }, context: 'link' });
+  }
+  referenceLinks(text, push, () => links.length < max);
   return links;
 }
 
@@ -115,4 +151,28 @@ export function findDangerousUris(text: string): DangerousUri | undefined {
   DANGEROUS_BARE.lastIndex = 0;
   const bare = DANGEROUS_BARE.exec(text);
   return bare ? { span: { start: bare.index, end: bare.index + bare[0].length }, inLink: false } : undefined;
+}
+
+const FENCE = /(?:^|\n)[ \t]{0,3}(`{3,}|~{3,})[^\n]{0,256}\n[\s\S]*?(?:\n[ \t]{0,3}\1|$)/g;
+const INLINE_CODE = /`[^`\n]{1,2048}`/g;
+const MAX_CODE_RANGES = 256;
+
+/**
+ * Fenced blocks and inline code: a renderer shows a URL there as text, never loads or links it,
+ * so a request template in a code sample (`?key=${API_KEY}`) is documentation, not a leak.
+ */
+export function codeRanges(text: string): Span[] {
+  if (!text.includes('`') && !text.includes('~~~')) return [];
+  const ranges: Span[] = [];
+  for (const re of [FENCE, INLINE_CODE]) {
+    re.lastIndex = 0;
+    for (let m = re.exec(text); m !== null && ranges.length < MAX_CODE_RANGES; m = re.exec(text)) {
+      ranges.push({ start: m.index, end: m.index + m[0].length });
+    }
+  }
+  return ranges;
+}
+
+export function insideCode(span: Span, ranges: readonly Span[]): boolean {
+  return ranges.some((r) => r.start <= span.start && r.end >= span.end);
 }

@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { judge, type Judgement } from '../filter/judge.js';
-import { applyRedactions, extractTexts, type ChatMessage } from './messages.js';
+import { tenantPolicies } from '../policy/tenant-policies.js';
+import { applyRedactions, describeUninspected, extractTexts, type ChatMessage } from './messages.js';
 import { summarise, type BastionInfo } from './verdict-summary.js';
 
 export type RequestOutcome =
@@ -8,18 +9,28 @@ export type RequestOutcome =
   | { kind: 'blocked'; bastion: BastionInfo }
   | { kind: 'forward'; messages: ChatMessage[]; redacted: boolean };
 
+export interface Uninspected {
+  count: number;
+  /** `image_url=2, file=1` */
+  types: string;
+}
+
 /**
- * Interception point [A]: every message the client sends is inspected by role in one pool task; the tenant's ERS
- * is read before and updated after. Blocked → never forwarded; redact → the redacted messages are forwarded.
+ * Interception point [A]: every message the client sends is inspected by role in one pool task (the role is the
+ * text's provenance: the app's own system/developer messages are weighed under the tenant's system_messages policy);
+ * the tenant's ERS is read before and updated after. Blocked → never forwarded; redact → the redacted messages are
+ * forwarded. Content parts that cannot be read as text are reported (`uninspected`) and, under the tenant policy
+ * content_parts=block_unknown, refuse the request.
  */
-export async function guardRequest(request: FastifyRequest, messages: ChatMessage[]): Promise<RequestOutcome> {
-  const { refs, skippedParts } = extractTexts(messages);
+export async function guardRequest(request: FastifyRequest, messages: ChatMessage[]): Promise<RequestOutcome & { uninspected?: Uninspected }> {
+  const { refs, uninspected: byType, uninspectedCount } = extractTexts(messages);
+  const uninspected = uninspectedCount > 0 ? { count: uninspectedCount, types: describeUninspected(byType) } : undefined;
   const tenant = request.principal!.tenantId;
   const { config, ers } = request.server.services;
   let judgements: Judgement[] = [];
   let shadowBanned: boolean;
   if (refs.length > 0) {
-    judgements = await judge(request, refs.map((r) => ({ content: r.content, kind: r.kind })), { entity: tenant, contentLimitBytes: config.contentLimitBytes });
+    judgements = await judge(request, refs.map((r) => ({ content: r.content, kind: r.kind, role: r.role })), { entity: tenant, contentLimitBytes: config.contentLimitBytes });
     shadowBanned = judgements[0].ers.shadow_banned;
   } else {
     shadowBanned = (await ers.read(tenant)).shadowBanned;
@@ -28,11 +39,20 @@ export async function guardRequest(request: FastifyRequest, messages: ChatMessag
     request.verdictSummary = 'shadow_banned';
     return { kind: 'shadow_banned' };
   }
+  const withParts = uninspected ? { uninspected_parts: uninspected } : {};
   const blocked = judgements.filter((j) => j.action === 'block');
   if (blocked.length > 0) {
-    return { kind: 'blocked', bastion: { ...summarise(request.id, blocked, 'request'), ...(skippedParts ? { skipped_parts: skippedParts } : {}) } };
+    return { kind: 'blocked', bastion: { ...summarise(request.id, blocked, 'request'), ...withParts }, uninspected };
+  }
+  if (uninspected && (await tenantPolicies(request.server.services).get(tenant)).contentParts === 'block_unknown') {
+    request.verdictSummary = 'block/uninspectable_parts';
+    return {
+      kind: 'blocked',
+      bastion: { request_id: request.id, risk_level: 'HIGH', action: 'block', reasons: [{ layer: 'decision', type: 'uninspectable_content_part', score: 1 }], stage: 'request', ...withParts },
+      uninspected,
+    };
   }
   const redactions = judgements.map((j) => (j.action === 'redact' ? j.redacted_content : undefined));
   const redacted = redactions.some((r) => r !== undefined);
-  return { kind: 'forward', messages: redacted ? applyRedactions(messages, refs, redactions) : messages, redacted };
+  return { kind: 'forward', messages: redacted ? applyRedactions(messages, refs, redactions) : messages, redacted, uninspected };
 }

@@ -21,7 +21,7 @@ const WITHHELD = 'Part of this response was withheld by the security gateway.';
  * finish_reason "content_filter". Assistant text that leaks a credential or an exfiltration link is withheld.
  * Mutates and returns the completion.
  */
-export async function guardCompletion(request: FastifyRequest, completion: { choices?: Choice[]; bastion?: BastionInfo }): Promise<object> {
+export async function guardCompletion(request: FastifyRequest, completion: { choices?: Choice[]; bastion?: BastionInfo }, allowDomains: readonly string[] = []): Promise<object> {
   const choices = Array.isArray(completion.choices) ? completion.choices : [];
   const calls = choices.flatMap((c, choice) => (c.message?.tool_calls ?? []).map((call, i) => ({ choice, i, call })));
   const judgements = calls.length
@@ -61,7 +61,7 @@ export async function guardCompletion(request: FastifyRequest, completion: { cho
     }
     const text = c.message?.content;
     if (typeof text !== 'string' || !text) continue;
-    const leak = findLeak(text);
+    const leak = findLeak(text, allowDomains);
     if (!leak) continue;
     c.message!.content = WITHHELD;
     c.finish_reason = 'content_filter';

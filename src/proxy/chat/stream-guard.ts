@@ -36,6 +36,8 @@ export interface StreamGuardHooks {
   /** Text leak found: the stream ends here with a content_filter chunk. */
   onLeak(leak: Leak): Record<string, unknown>;
   holdChars: number;
+  /** The tenant's allow-list: links to these hosts are never an exfiltration leak. */
+  allowDomains?: readonly string[];
   /** Most tool-call argument bytes accumulated per stream before the stream is cut (bounded memory). */
   maxToolBytes: number;
 }
@@ -169,7 +171,7 @@ export class StreamGuard {
 
   private guard(index: number): TextGuard {
     let g = this.text.get(index);
-    if (!g) this.text.set(index, (g = new TextGuard(this.hooks.holdChars)));
+    if (!g) this.text.set(index, (g = new TextGuard(this.hooks.holdChars, this.hooks.allowDomains)));
     return g;
   }
 

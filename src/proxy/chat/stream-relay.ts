@@ -13,11 +13,12 @@ const MAX_TOOL_BYTES = 1024 * 1024;
  * Pipes an upstream SSE body through the StreamGuard into a PassThrough the reply sends. Events are processed in
  * order; the upstream body is consumed only as fast as inspection keeps up.
  */
-export function relayStream(request: FastifyRequest, upstream: Dispatcher.ResponseData['body'], abort: AbortController): PassThrough {
+export function relayStream(request: FastifyRequest, upstream: Dispatcher.ResponseData['body'], abort: AbortController, allowDomains: readonly string[] = []): PassThrough {
   const out = new PassThrough();
   const { config } = request.server.services;
   const guard = new StreamGuard({
     holdChars: config.streamHoldChars,
+    allowDomains,
     maxToolBytes: MAX_TOOL_BYTES,
     write: (text) => out.write(text),
     async judgeToolCalls(calls: AccumulatedCall[]) {

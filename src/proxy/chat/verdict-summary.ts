@@ -12,7 +12,8 @@ export interface BastionInfo {
   stage: 'request' | 'tool_calls' | 'output';
   /** For tool-call blocks: which calls were removed. */
   removed_tool_calls?: { id?: string; name?: string }[];
-  skipped_parts?: number;
+  /** Content parts forwarded or refused without inspection (images, audio, binary files…): count and types. */
+  uninspected_parts?: { count: number; types: string };
 }
 
 export function summarise(requestId: string, verdicts: Verdict[], stage: BastionInfo['stage']): BastionInfo {

@@ -1,10 +1,13 @@
 import type { FastifyRequest } from 'fastify';
 import { BastionError } from '../../errors.js';
-import type { ErsState, InspectionRequest, Kind, Verdict } from '../../inspect/types.js';
+import type { ErsState, InspectionRequest, Kind, Role, Verdict } from '../../inspect/types.js';
+import { tenantPolicies } from '../policy/tenant-policies.js';
 
 export interface Item {
   content: string;
   kind?: Kind;
+  /** Provenance (the chat message's role, /filter's `role`); absent: derived from the kind, untrusted. */
+  role?: Role;
 }
 
 export interface JudgeOptions {
@@ -33,10 +36,14 @@ export async function judge(request: FastifyRequest, items: Item[], options: Jud
   });
   const { ers } = request.server.services;
   const before: ErsState = options.entity ? await ers.read(options.entity) : { score: 0, shadowBanned: false };
+  // The tenant's detection policy (process defaults for unauthenticated routes); a request's strict=true adds to it.
+  const policy = await tenantPolicies(request.server.services).get(request.principal?.tenantId);
   const requests: InspectionRequest[] = items.map((item) => ({
     content: item.content,
     kind: item.kind ?? 'prompt',
-    strict: options.strict ?? false,
+    ...(item.role ? { role: item.role } : {}),
+    strict: options.strict === true || policy.strict,
+    policy,
     ers: before,
   }));
   const verdicts = await inspectCached(request, requests);

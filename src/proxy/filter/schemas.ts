@@ -1,15 +1,20 @@
 import { Type } from 'typebox';
-import { KINDS, LAYER_NAMES, RISK_LEVELS } from '../../inspect/types.js';
+import { KINDS, LAYER_NAMES, RISK_LEVELS, ROLES } from '../../inspect/types.js';
 
 /** Wire shapes of /filter, /filter/batch and /demo/filter (issue 3 fixes the field names). */
 
 const Kind = Type.Enum([...KINDS], { default: 'prompt', description: 'What the content is' });
+const Role = Type.Enum([...ROLES], {
+  description:
+    "Optional provenance. 'system': the content is the app's own system/developer prompt; under the tenant policy system_messages=secrets_only (default) it is scanned for credentials and known-bad patterns and rules, but the injection model alone does not block it. Absent: untrusted text ('user'; 'tool' for kind tool_result).",
+});
 
 // Length is enforced in bytes by the handler (413); this bound only keeps Ajv from walking absurd strings.
 export const FilterBody = Type.Object(
   {
     content: Type.String({ maxLength: 16 * 1024 * 1024, description: 'Text to inspect' }),
     kind: Type.Optional(Kind),
+    role: Type.Optional(Role),
     strict: Type.Optional(Type.Boolean({ description: 'Also block MEDIUM risk' })),
     user: Type.Optional(Type.String({ minLength: 1, maxLength: 128, description: 'End-user id: ERS per tenant + user' })),
   },
@@ -19,7 +24,7 @@ export const FilterBody = Type.Object(
 export const BatchBody = Type.Object(
   {
     items: Type.Array(
-      Type.Object({ content: Type.String({ maxLength: 16 * 1024 * 1024 }), kind: Type.Optional(Kind) }, { additionalProperties: false }),
+      Type.Object({ content: Type.String({ maxLength: 16 * 1024 * 1024 }), kind: Type.Optional(Kind), role: Type.Optional(Role) }, { additionalProperties: false }),
       { minItems: 1, maxItems: 1000 },
     ),
     strict: Type.Optional(Type.Boolean()),

@@ -5,6 +5,7 @@ import { guardCompletion } from '../chat/response-guard.js';
 import { relayStream } from '../chat/stream-relay.js';
 import { decoyCompletion, decoyStream, refusalCompletion, refusalStream } from '../chat/synthetic-responses.js';
 import { BastionError, RequestValidationError, type ValidationIssue } from '../../errors.js';
+import { tenantPolicies } from '../policy/tenant-policies.js';
 import { readBounded } from '../upstream/read-body.js';
 import { abortOnClientClose, markUpstream, relayHead, upstreamHeaders } from '../upstream/forward.js';
 
@@ -22,6 +23,7 @@ const ChatBody = Type.Object(
 );
 
 const MAX_TEXTS = 1024;
+const UNINSPECTED_HEADER = 'x-bastion-uninspected-parts';
 
 /**
  * The deprecated `functions` API returns `function_call` instead of `tool_calls`; Bastion inspects tool calls only, so
@@ -62,6 +64,11 @@ export async function chatRoute(app: FastifyInstance): Promise<void> {
       const model = body.model ?? 'unknown';
       const stream = body.stream === true;
       const outcome = await guardRequest(request, body.messages);
+      // Never a silent pass: parts Bastion could not read are announced on every answer (count and types).
+      if (outcome.uninspected) {
+        reply.header(UNINSPECTED_HEADER, `${outcome.uninspected.count}; ${outcome.uninspected.types}`);
+        request.verdictSummary = `${request.verdictSummary ?? ''} uninspected:${outcome.uninspected.count}`.trim();
+      }
       if (outcome.kind === 'shadow_banned') {
         return stream ? reply.type('text/event-stream').send(decoyStream(model)) : decoyCompletion(model);
       }
@@ -69,6 +76,8 @@ export async function chatRoute(app: FastifyInstance): Promise<void> {
         return stream ? reply.type('text/event-stream').send(refusalStream(model, outcome.bastion)) : refusalCompletion(model, outcome.bastion);
       }
 
+      // The tenant's allow-list: links to its own hosts in the answer are not exfiltration (cached: no extra read).
+      const { allowDomains } = await tenantPolicies(app.services).get(request.principal?.tenantId);
       const abort = abortOnClientClose(request, reply);
       const started = performance.now();
       const res = await upstream.request({
@@ -80,9 +89,10 @@ export async function chatRoute(app: FastifyInstance): Promise<void> {
       });
       markUpstream(request, started);
       relayHead(reply, res);
+      if (outcome.uninspected) reply.header(UNINSPECTED_HEADER, `${outcome.uninspected.count}; ${outcome.uninspected.types}`);
       const type = String(res.headers['content-type'] ?? '').toLowerCase();
       if (res.statusCode >= 400) return reply.send(res.body); // provider errors pass through verbatim
-      if (type.includes('text/event-stream')) return reply.send(relayStream(request, res.body, abort));
+      if (type.includes('text/event-stream')) return reply.send(relayStream(request, res.body, abort, allowDomains));
       const raw = await readBounded(res.body, config.upstreamResponseLimitBytes);
       markUpstream(request, started);
       let completion: unknown;
@@ -95,7 +105,7 @@ export async function chatRoute(app: FastifyInstance): Promise<void> {
       if (!isCompletion(completion)) {
         throw new BastionError('UPSTREAM_UNREACHABLE', { message: 'The upstream answered with a body that is not a chat completion.' });
       }
-      return reply.send(await guardCompletion(request, completion as Parameters<typeof guardCompletion>[1]));
+      return reply.send(await guardCompletion(request, completion as Parameters<typeof guardCompletion>[1], allowDomains));
     },
   );
 }

@@ -23,8 +23,8 @@ export async function filterRoutes(app: FastifyInstance): Promise<void> {
     },
     async (request) => {
       await consumeMonthlyQuota(request, 1);
-      const { content, kind, strict, user } = request.body;
-      const [verdict] = await judge(request, [{ content, kind }], {
+      const { content, kind, role, strict, user } = request.body;
+      const [verdict] = await judge(request, [{ content, kind, role }], {
         strict,
         entity: entityOf(request.principal!.tenantId, user),
         contentLimitBytes: config.contentLimitBytes,

@@ -2,12 +2,14 @@ import type { Migration, MigrationProvider } from 'kysely';
 import * as foundation from './0001-foundation.js';
 import * as portal from './0002-portal.js';
 import * as evolution from './0003-evolution.js';
+import * as tenantPolicies from './0004-tenant-policies.js';
 
 /** Versioned migrations, one set for SQLite and PostgreSQL. Names sort in apply order. */
 const MIGRATIONS: Record<string, Migration> = {
   '0001-foundation': foundation,
   '0002-portal': portal,
   '0003-evolution': evolution,
+  '0004-tenant-policies': tenantPolicies,
 };
 
 export const migrationProvider: MigrationProvider = {
