@@ -121,6 +121,15 @@ if (args.folds >= 2 && trainingAvailable) {
   notes.push(`"cv${args.folds}": grouped, stratified ${args.folds}-fold cross-validation; models retrained without the held-out fold (groups: BIPIA attack instruction, ATT&CK parent technique, NL2Bash command/description pair, P3 template, DAN template file, one lobe-chat agent or fabric pattern with its translations). Caveats for both held-out runs: the calibration and risk curves of the committed model are reused, and the effect judge, curated patterns and the phishing and secret layers are not trained on these sets.`);
 }
 
+// The extra system prompts as the chat proxy reads an app's system message (role system, default tenant policy
+// system_messages: secrets_only): curated patterns, secrets and rules count, the injection model alone does not.
+const systemPrompts = rows.filter((row) => row.category === 'system_prompt');
+if (systemPrompts.length > 0) {
+  const asSystem = systemPrompts.map((row) => outcomeOf(row, metas.get(row.id), inspect({ content: row.text, kind: row.kind, role: 'system' })));
+  reports.push(['as role=system', summarise(asSystem, false)]);
+  notes.push(`"as role=system": the ${systemPrompts.length} extra system prompts sent as an app's system message (chat proxy, or /filter with "role": "system") under the default tenant policy system_messages: secrets_only.`);
+}
+
 // Sets the models never see: scored with the committed models, reported apart.
 const neverTrained = join(root, 'datasets', 'multilingual-eval');
 if (args.name === 'dev' && existsSync(neverTrained)) {
