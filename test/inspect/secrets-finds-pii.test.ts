@@ -20,6 +20,10 @@ t.test('finds structurally valid personal data and marks it pii', async (t) => {
     ['phone', '020 7946 0958', 'Office: 020 7946 0958'],
     ['phone', '415-555-2671', 'cell 415-555-2671'],
     ['phone', '4155552671', 'phone: 4155552671'],
+    // Issue 9: the fictional 555 range is redacted like any other valid number (the redactor cannot tell a film's
+    // number from a customer's, and redacting a fictional one costs nothing).
+    ['phone', '(415) 555-0199', 'Call me at (415) 555-0199'],
+    ['phone', '555-234-5678', 'cell 555-234-5678'],
     ['credit_card', '4539 1488 0343 6467', 'card 4539 1488 0343 6467 exp 12/27'],
     ['credit_card', '5425233430109903', 'Mastercard 5425233430109903'],
     ['credit_card', '3400 000000 00009', 'amex 3400 000000 00009'],
@@ -56,7 +60,9 @@ t.test('not phone numbers, cards or ids: dates, versions, IPs, order numbers', a
     'timestamp 1715673600123',
     'Order number 4155552671 was refunded',
     'find . -size +10000000c',
-    'phone numbers like (555) 123-4567 are fictional',
+    // Not a NANP number whatever the area code: an exchange never starts with 0 or 1 (placeholders such as 123-456-7890).
+    'phone numbers like (555) 123-4567 are not valid',
+    'placeholder 123-456-7890',
     'test card 4111 1111 1111 1111 works in sandbox',
     'card 4539 1488 0343 6468 (bad Luhn)',
     'SSN 000-12-3456 and 666-12-3456 and 900-12-3456 are never issued',

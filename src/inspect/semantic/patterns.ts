@@ -15,14 +15,35 @@ interface InjectionPattern {
   kinds: ReadonlySet<string>;
   score: number;
   regex: RegExp;
+  /** A match whose preceding words match this (e.g. a negation governing it) does not count; the next one may. */
+  unlessBefore?: RegExp;
 }
 
 const PATTERNS: readonly InjectionPattern[] = config.patterns.map((p) => ({
   id: p.id,
   kinds: new Set(p.kinds),
   score: p.score,
-  regex: 'scriptGuarded' in p && p.scriptGuarded ? cueRegex([p.pattern]) : new RegExp(p.pattern, 'i'),
+  ...('unlessBefore' in p && typeof p.unlessBefore === 'string'
+    ? { regex: new RegExp(p.pattern, 'gi'), unlessBefore: new RegExp(p.unlessBefore, 'i') }
+    : { regex: 'scriptGuarded' in p && p.scriptGuarded ? cueRegex([p.pattern]) : new RegExp(p.pattern, 'i') }),
 }));
+
+/** Matches considered per pattern with an `unlessBefore` guard (bounded work on adversarial repetition). */
+const MAX_GUARDED_MATCHES = 16;
+/** Characters before a match the guard reads (it is anchored at the match). */
+const GUARD_WINDOW = 64;
+
+function firstCountingMatch(p: InjectionPattern, text: string): RegExpExecArray | null {
+  p.regex.lastIndex = 0;
+  if (!p.unlessBefore) return p.regex.exec(text);
+  for (let i = 0; i < MAX_GUARDED_MATCHES; i++) {
+    const m = p.regex.exec(text);
+    if (!m) return null;
+    if (m[0].length === 0) p.regex.lastIndex++;
+    if (!p.unlessBefore.test(text.slice(Math.max(0, m.index - GUARD_WINDOW), m.index))) return m;
+  }
+  return null;
+}
 
 const STRUCTURE_KINDS: ReadonlySet<string> = new Set(config.structure.kinds);
 
@@ -36,8 +57,7 @@ export function matchPatterns(text: string, kind: Kind): PatternHit[] {
   const hits: PatternHit[] = [];
   for (const p of PATTERNS) {
     if (!p.kinds.has(kind)) continue;
-    p.regex.lastIndex = 0;
-    const m = p.regex.exec(text);
+    const m = firstCountingMatch(p, text);
     if (m) hits.push({ id: p.id, score: p.score, span: { start: m.index, end: m.index + m[0].length } });
   }
   if (STRUCTURE_KINDS.has(kind)) hits.push(...matchStructure(text));
