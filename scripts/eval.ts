@@ -1,6 +1,7 @@
 /**
  * `npm run eval [-- path.jsonl …] [--cv 5 | --no-cv] [--no-loso] [--no-kfold] [--only REGEX] [--fast] [--out dir]`
- * (`--only` scores only the held-out units matching REGEX, `--fast` keeps the committed hyperbolic model: quick iterations)
+ * (`--only` scores only the held-out units matching REGEX, `--together` holds them out at once, `--fast` keeps the committed
+ * hyperbolic model: quick iterations)
  * Runs inspect() in-process over labelled JSON Lines files (default: ../shared/eval/dev.jsonl with its
  * `dev.meta.jsonl` side-car, plus every ../shared/eval/extra/*.jsonl) and prints recall / false-positive rate per
  * kind, source, category and subcategory, threat-family accuracy and latency. The committed models were trained on
@@ -34,6 +35,7 @@ interface Args {
   kfold: boolean;
   only?: RegExp;
   fast: boolean;
+  together: boolean;
   out: string;
   name: string;
 }
@@ -45,6 +47,7 @@ function parseArgs(argv: string[]): Args {
   let kfold = true;
   let only: RegExp | undefined;
   let fast = false;
+  let together = false;
   let out = join(root, 'bench', 'results');
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
@@ -54,14 +57,15 @@ function parseArgs(argv: string[]): Args {
     else if (a === '--no-kfold') kfold = false;
     else if (a === '--only') only = new RegExp(argv[++i]);
     else if (a === '--fast') fast = true;
+    else if (a === '--together') together = true;
     else if (a === '--out') out = resolve(argv[++i]);
     else if (!a.startsWith('--')) paths.push(resolve(a));
   }
   if (!Number.isInteger(folds) || folds === 1 || folds < 0) throw new Error('--cv needs an integer ≥ 2 (or --no-cv)');
-  if (paths.length > 0) return { paths, folds, loso: loso && folds > 0, kfold, only, fast, out, name: basename(paths[0]).replace(/\.jsonl$/, '') };
+  if (paths.length > 0) return { paths, folds, loso: loso && folds > 0, kfold, only, fast, together, out, name: basename(paths[0]).replace(/\.jsonl$/, '') };
   const extraDir = join(sharedEval, 'extra');
   const extra = existsSync(extraDir) ? readdirSync(extraDir).filter((f) => f.endsWith('.jsonl')).sort().map((f) => join(extraDir, f)) : [];
-  return { paths: [join(sharedEval, 'dev.jsonl'), ...extra], folds, loso: loso && folds > 0, kfold, only, fast, out, name: 'dev' };
+  return { paths: [join(sharedEval, 'dev.jsonl'), ...extra], folds, loso: loso && folds > 0, kfold, only, fast, together, out, name: 'dev' };
 }
 
 function line(name: string, r: Report): string {
@@ -108,8 +112,10 @@ if (args.folds >= 2 && trainingAvailable) {
   const featurized = featurizedOnce(loadTrainingRows(root));
   if (args.loso) {
     const units = sourceUnits(rows, metas);
+    // --together: the units matching --only are held out at once (one retraining): a quick, harsher proxy of loso.
+    if (args.together && args.only) for (const [id, unit] of units) if (args.only.test(unit)) units.set(id, 'together');
     const loso = evaluateHeldOut(rows, metas, featurized, units, semanticModel, {
-      ...(args.only ? { only: args.only } : {}),
+      ...(args.only ? { only: args.together ? /^together$/ : args.only } : {}),
       keepHyperbolic: args.fast,
       onUnit: (unit, done, total) => process.stderr.write(`\rloso ${done}/${total} ${unit.slice(0, 40).padEnd(40)}`),
     });
