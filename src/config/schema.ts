@@ -180,6 +180,7 @@ export const SCHEMA = {
   evolutionMaxRules: setting('EVOLUTION_MAX_RULES', 'Most active plus pending evolved rules; analyses stop beyond', int(1, 100_000), defaults.evolutionMaxRules),
   evolutionMaxPatternChars: setting('EVOLUTION_MAX_PATTERN_CHARS', 'Longest regex or phrase pattern the validation gate accepts', int(16, 4000), defaults.evolutionMaxPatternChars),
   evolutionFpThreshold: setting('EVOLUTION_FP_THRESHOLD', 'Tenants reporting a false positive (POST /filter/feedback) that disable a rule everywhere (each tenant counts once per rule)', int(1, 10_000), defaults.evolutionFpThreshold),
+  evolutionPromoteTenants: setting('EVOLUTION_PROMOTE_TENANTS', 'Tenants whose own traffic must produce an evolved rule independently before it applies to every tenant (until then it applies to the tenant that produced it)', int(1, 10_000), defaults.evolutionPromoteTenants),
   evolutionRetryAfterSeconds: setting('EVOLUTION_RETRY_AFTER_S', 'When an attack whose analysis failed or was skipped for budget may be analysed again', int(1, 30 * 86_400), defaults.evolutionRetryAfterSeconds),
   evolutionHitFlushMs: setting('EVOLUTION_HIT_FLUSH_MS', 'How often rule hit counters are persisted', int(100, 600_000), defaults.evolutionHitFlushMs),
   evolutionResyncMs: setting('EVOLUTION_RESYNC_MS', 'How often a replica checks the store for rule changes it missed on the pub/sub bus', int(100, 3_600_000), defaults.evolutionResyncMs),

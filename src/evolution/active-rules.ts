@@ -1,8 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
-import type { DynamicRule } from '../inspect/types.js';
 import type { Broadcast } from '../redis/broadcast.js';
-import { activeFingerprint, activeRules } from '../storage/evolved-rules.js';
+import { activeFingerprint, activeRules, type ScopedRule } from '../storage/evolved-rules.js';
 import type { Database } from '../storage/schema.js';
 import type { Inspector } from '../workers/pool.js';
 import type { VerdictCache } from '../workers/verdict-cache.js';
@@ -19,7 +18,8 @@ export const RULES_CHANGED = 'rules_changed';
 export class ActiveRules {
   private version = 0;
   private fingerprint = '';
-  private rules: DynamicRule[] = [];
+  private rules: ScopedRule[] = [];
+  private scopedTenants = new Set<string>();
   private reloading?: Promise<void>;
   private again = false;
   private timer?: NodeJS.Timeout;
@@ -28,8 +28,16 @@ export class ActiveRules {
     private readonly deps: { db: Kysely<Database>; inspector: Inspector; verdictCache: VerdictCache; broadcast: Broadcast; logger: Logger; maxRules: number },
   ) {}
 
-  get current(): { version: number; rules: readonly DynamicRule[] } {
+  get current(): { version: number; rules: readonly ScopedRule[] } {
     return { version: this.version, rules: this.rules };
+  }
+
+  /**
+   * What a request of `tenantId` carries to the pool as `rulesTenant`: the tenant itself when it has rules of its own
+   * (not yet promoted), else undefined, so tenants with only the global set keep sharing verdict-cache entries.
+   */
+  scopeOf(tenantId: string | undefined): string | undefined {
+    return tenantId !== undefined && this.scopedTenants.has(tenantId) ? tenantId : undefined;
   }
 
   /** Loads the set, subscribes to changes and starts the periodic check. */
@@ -89,6 +97,7 @@ export class ActiveRules {
     this.fingerprint = fingerprint;
     if (sameRules(rules, this.rules)) return;
     this.rules = rules;
+    this.scopedTenants = new Set(rules.flatMap((r) => (r.tenantId === undefined ? [] : [r.tenantId])));
     this.version++;
     this.deps.inspector.setRules({ version: this.version, rules });
     this.deps.verdictCache.clear();
@@ -96,6 +105,9 @@ export class ActiveRules {
   }
 }
 
-function sameRules(a: readonly DynamicRule[], b: readonly DynamicRule[]): boolean {
-  return a.length === b.length && a.every((r, i) => r.id === b[i].id && r.pattern === b[i].pattern && r.kind === b[i].kind && r.family === b[i].family);
+function sameRules(a: readonly ScopedRule[], b: readonly ScopedRule[]): boolean {
+  return (
+    a.length === b.length &&
+    a.every((r, i) => r.id === b[i].id && r.pattern === b[i].pattern && r.kind === b[i].kind && r.family === b[i].family && r.tenantId === b[i].tenantId)
+  );
 }

@@ -1,3 +1,5 @@
+import { ruleHits, viewBudget } from '../inspect/rules/apply.js';
+import { compileRules } from '../inspect/rules/compile.js';
 import type { DynamicRule, Kind } from '../inspect/types.js';
 import { buildBenignCorpus, readBenignItems, type BenignCorpus } from './benign-corpus.js';
 import { validateCandidate, type Candidate } from './gate.js';
@@ -11,8 +13,12 @@ export interface AnalysisTask {
   family?: string;
   /** The language model's candidate; absent: the offline analyser proposes candidates. */
   candidates?: Candidate[];
-  /** Active and pending rules (near-duplicate check). */
+  /** Active and pending rules that apply to this tenant: global ones and its own (near-duplicate check). */
   existing: DynamicRule[];
+  /** Other tenants' own rules (issue 10): one that catches this attack was produced again, independently. */
+  foreign?: DynamicRule[];
+  /** Only the check against `foreign` (before a language-model call that may not be needed). */
+  repeatsOnly?: boolean;
   maxPatternChars: number;
 }
 
@@ -21,6 +27,8 @@ export interface AnalysisOutcome {
   accepted?: Candidate;
   /** Why each refused candidate was refused, in order. */
   refusals: string[];
+  /** The id of another tenant's rule that catches this attack: this tenant produced it too. */
+  repeats?: string;
 }
 
 // Per thread: the benign corpus with its views, built on first use (a few hundred ms, never on the event loop).
@@ -39,6 +47,12 @@ export default function analysisTask(task: AnalysisTask): AnalysisOutcome {
 /** The same analysis in-process, against any corpus (the eval script runs it directly). */
 export function analyse(task: AnalysisTask, benign: BenignCorpus): AnalysisOutcome {
   const prepared = prepareAttack(task.text, task.kind);
+  if (task.foreign && task.foreign.length > 0) {
+    const hits = ruleHits(compileRules(task.foreign).compiled, prepared.views, viewBudget(task.text.length), true);
+    const repeats = [...hits.keys()][0];
+    if (repeats) return { refusals: [], repeats };
+  }
+  if (task.repeatsOnly) return { refusals: [] };
   const candidates = task.candidates ?? offlineCandidates(prepared.views, benign, prepared.hint, task.family);
   if (candidates.length === 0) return { refusals: ['no_signature: no distinctive phrase absent from the benign corpus'] };
   const refusals: string[] = [];

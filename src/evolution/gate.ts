@@ -6,9 +6,11 @@ import { normalizePhrase, words } from '../inspect/rules/normalize.js';
 import type { DynamicRule } from '../inspect/types.js';
 import type { BenignCorpus } from './benign-corpus.js';
 import { literalLength, regexShape } from './regex-shape.js';
+import { vocabularyRefusal } from './vocabulary.js';
 
 /**
- * The validation gate (issue 4): a candidate goes live only if it compiles under RE2, is bounded in length, is not
+ * The validation gate (issue 4): a candidate goes live only if it holds only common attack vocabulary (issue 10),
+ * compiles under RE2, is bounded in length, is not
  * overly generic, has no hostile shape, matches the triggering attack (content or a decoded view), duplicates no
  * rule in force, and matches nothing in the benign regression corpus. Pure; refusals say why.
  */
@@ -46,6 +48,9 @@ export function validateCandidate(input: GateInput): GateResult {
   if (candidate.pattern.length > limit) return refuse(`pattern_too_long: over ${limit} characters`);
   // A placeholder in a rule would match the redacted copy the gate sees, never the live content.
   if (/redacted|neutralized/i.test(candidate.pattern)) return refuse('mentions_placeholder');
+  // Issue 10: only common attack vocabulary, never an identifier, number, address or anything the PII scanner flags.
+  const leak = vocabularyRefusal(candidate.kind, candidate.pattern);
+  if (leak) return refuse(leak);
 
   const shaped = shapeCheck(candidate);
   if (!shaped.ok) return shaped;

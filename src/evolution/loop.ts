@@ -3,7 +3,8 @@ import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { Upstream } from '../proxy/upstream/client.js';
 import { claimAnalysis, finishAnalysis } from '../storage/evolution-analyses.js';
-import { insertRule, rulesInForce } from '../storage/evolved-rules.js';
+import { addProducer, insertRule, promoteRule, rulesInForce, type ScopedRule } from '../storage/evolved-rules.js';
+import type { DynamicRule } from '../inspect/types.js';
 import type { Database } from '../storage/schema.js';
 import type { ActiveRules } from './active-rules.js';
 import type { AnalysisPool } from './analysis-pool.js';
@@ -24,6 +25,8 @@ export interface LoopDeps {
   retryAfterMs: number;
   maxPatternChars: number;
   maxRules: number;
+  /** Tenants that must produce a rule independently before it applies to every tenant (EVOLUTION_PROMOTE_TENANTS). */
+  promoteTenants: number;
   logger: Logger;
 }
 
@@ -83,11 +86,21 @@ export class EvolutionLoop {
     const refusal = await this.deps.budget.take(job.tenantId).catch(() => 'budget_unavailable' as const);
     if (refusal) return this.finish(job, 'skipped', refusal);
 
-    const existing = await rulesInForce(db, this.deps.maxRules);
-    if (existing.length >= this.deps.maxRules) return this.finish(job, 'skipped', 'rule_limit_reached');
+    const inForce = await rulesInForce(db, this.deps.maxRules);
+    if (inForce.length >= this.deps.maxRules) return this.finish(job, 'skipped', 'rule_limit_reached');
+    // Issue 10: the global rules and this tenant's own are what a new rule must not duplicate; another tenant's rule
+    // that catches this attack was produced again, by this tenant, independently.
+    const existing = inForce.filter((r) => r.tenantId === undefined || r.tenantId === job.tenantId).map(unscoped);
+    // A reported miss is what a tenant says, not what its traffic produced: it never counts towards a promotion.
+    const foreign = job.origin === 'verdict' ? inForce.filter((r) => r.tenantId !== undefined && r.tenantId !== job.tenantId).map(unscoped) : [];
+    const task = { text: job.text, kind: job.kind, ...(job.family ? { family: job.family } : {}), existing, foreign, maxPatternChars: this.deps.maxPatternChars };
 
     let candidates: Candidate[] | undefined;
     let meta: { attackType?: string; explanation?: string } = {};
+    if (this.deps.llm && foreign.length > 0) {
+      const check = await this.deps.analysis.run({ ...task, repeatsOnly: true });
+      if (check.repeats) return this.repeated(job, check.repeats);
+    }
     if (this.deps.llm) {
       const { upstream, settings } = this.deps.llm;
       const reply = await analyseWithLlm(upstream, settings, { text: job.text, kind: job.kind, family: job.family }, this.stop.signal);
@@ -96,14 +109,8 @@ export class EvolutionLoop {
       meta = reply.analysis;
     }
     if (this.closed) return this.finish(job, 'failed', 'shutting_down');
-    const outcome = await this.deps.analysis.run({
-      text: job.text,
-      kind: job.kind,
-      ...(job.family ? { family: job.family } : {}),
-      ...(candidates ? { candidates } : {}),
-      existing,
-      maxPatternChars: this.deps.maxPatternChars,
-    });
+    const outcome = await this.deps.analysis.run({ ...task, ...(candidates ? { candidates, foreign: [] } : {}) });
+    if (outcome.repeats) return this.repeated(job, outcome.repeats);
 
     const base = {
       source: analyser,
@@ -120,7 +127,9 @@ export class EvolutionLoop {
         // What the model proposed stays visible to operators, with the gate's reason; it can never be approved.
         const id = newRuleId();
         const c = candidates[0];
-        await insertRule(db, { ...base, id, kind: c.kind, pattern: c.pattern.slice(0, 1024), family: c.family ?? null, status: 'refused', reason: reason.slice(0, 256) });
+        // A pattern refused as customer data is not kept either (issue 10): only the reason is.
+        const pattern = /^(rare_token|customer_data|mentions_placeholder)/.test(reason) ? '[withheld]' : c.pattern.slice(0, 1024);
+        await insertRule(db, { ...base, id, kind: c.kind, pattern, family: c.family ?? null, status: 'refused', reason: reason.slice(0, 256) });
         return this.finish(job, 'refused', reason, id);
       }
       return this.finish(job, 'refused', outcome.refusals.length > 1 ? `${reason} (+${outcome.refusals.length - 1} more)` : reason);
@@ -128,10 +137,21 @@ export class EvolutionLoop {
     const c = outcome.accepted;
     const status = this.deps.mode === 'review' || job.origin === 'feedback' ? 'pending' : 'active';
     const id = newRuleId();
-    await insertRule(db, { ...base, id, kind: c.kind, pattern: c.pattern, family: c.family ?? null, status, reason: null });
+    // A new rule applies to its tenant only until EVOLUTION_PROMOTE_TENANTS tenants produced it (1: at once to all).
+    const scope = this.deps.promoteTenants <= 1 ? 'global' : 'tenant';
+    await insertRule(db, { ...base, id, kind: c.kind, pattern: c.pattern, family: c.family ?? null, status, reason: null, scope });
     await this.finish(job, 'rule', undefined, id);
-    logger.info({ event: 'rule_created', rule: id, status, kind: c.kind, source: analyser, hash: job.hash.slice(0, 12), tenant: job.tenantId }, 'evolved rule');
+    logger.info({ event: 'rule_created', rule: id, status, scope, kind: c.kind, source: analyser, hash: job.hash.slice(0, 12), tenant: job.tenantId }, 'evolved rule');
     if (status === 'active') await this.deps.rules.changed();
+  }
+
+  /** This tenant's traffic produced another tenant's rule again: count it, and promote the rule at the threshold. */
+  private async repeated(job: Job, ruleId: string): Promise<void> {
+    const tenants = await addProducer(this.deps.db, ruleId, job.tenantId);
+    const promoted = tenants >= this.deps.promoteTenants && (await promoteRule(this.deps.db, ruleId));
+    await this.finish(job, 'rule', `repeat: produced by ${tenants} tenants`, ruleId);
+    this.deps.logger.info({ event: promoted ? 'rule_promoted' : 'rule_repeated', rule: ruleId, tenants, hash: job.hash.slice(0, 12), tenant: job.tenantId }, 'evolved rule produced again');
+    if (promoted) await this.deps.rules.changed();
   }
 
   private async finish(job: Job, outcome: 'rule' | 'refused' | 'failed' | 'skipped', reason?: string, ruleId?: string): Promise<void> {
@@ -141,4 +161,8 @@ export class EvolutionLoop {
       this.deps.logger.info({ event: 'evolution_outcome', outcome, reason: reason?.split(':')[0], hash: job.hash.slice(0, 12), tenant: job.tenantId }, 'attack analysed');
     }
   }
+}
+
+function unscoped(rule: ScopedRule): DynamicRule {
+  return { id: rule.id, kind: rule.kind, pattern: rule.pattern, ...(rule.family ? { family: rule.family } : {}) };
 }

@@ -1,7 +1,7 @@
 import { LRUCache } from 'lru-cache';
 import type { Kind } from '../inspect/types.js';
 
-/** An attack waiting for analysis. Only the redacted text, held in memory until analysed, never written anywhere. */
+/** An attack waiting for analysis. Only the redacted, vocabulary-masked text (src/evolution/content.ts), held in memory until analysed, never written anywhere; `hash` is per tenant. */
 export interface Job {
   tenantId: string;
   kind: Kind;

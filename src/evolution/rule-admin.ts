@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import { BastionError } from '../errors.js';
 import type { RuleStatus } from '../storage/evolution-schema.js';
 import { listAnalyses, type Analysis } from '../storage/evolution-analyses.js';
-import { findRule, listRules, transitionRule, type EvolvedRule } from '../storage/evolved-rules.js';
+import { findRule, listRules, transitionRule, type ListedRule } from '../storage/evolved-rules.js';
 import type { Database } from '../storage/schema.js';
 import type { ActiveRules } from './active-rules.js';
 import type { HitCounter } from './hits.js';
@@ -30,6 +30,10 @@ export interface RuleView {
   hits: number;
   fp_reports: number;
   tenant_id: string | null;
+  /** `tenant` (applies to tenant_id only) or `global` (issue 10). */
+  scope: string;
+  /** Tenants whose own traffic produced it; at EVOLUTION_PROMOTE_TENANTS it becomes global. */
+  tenants: number;
   content_hash: string;
   created_at: string;
   updated_at: string;
@@ -80,7 +84,7 @@ export class RuleAdmin {
     return this.view(after);
   }
 
-  private view(r: EvolvedRule): RuleView {
+  private view(r: ListedRule): RuleView {
     return {
       id: r.id,
       kind: r.kind,
@@ -95,6 +99,8 @@ export class RuleAdmin {
       hits: Number(r.hits) + this.hits.unflushed(r.id),
       fp_reports: Number(r.fp_reports),
       tenant_id: r.tenant_id,
+      scope: r.scope,
+      tenants: Number(r.tenants ?? 0),
       content_hash: r.content_hash,
       created_at: new Date(Number(r.created_at)).toISOString(),
       updated_at: new Date(Number(r.updated_at)).toISOString(),

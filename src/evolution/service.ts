@@ -42,6 +42,8 @@ export interface Observed {
 export interface Evolution {
   readonly enabled: boolean;
   readonly admin: RuleAdmin;
+  /** The `rulesTenant` of a request: the tenant when it has evolved rules of its own, else undefined (issue 10). */
+  rulesScope(tenantId: string | undefined): string | undefined;
   /** Called by judge() for every inspected item: counts rule hits, queues HIGH/BLOCK attacks. Never throws, never waits. */
   observe(tenantId: string | undefined, observed: readonly Observed[]): void;
   feedback(tenantId: string, body: FeedbackBody): Promise<FeedbackAnswer>;
@@ -78,6 +80,7 @@ export async function createEvolution(deps: EvolutionDeps): Promise<Evolution> {
     retryAfterMs: c.evolutionRetryAfterSeconds * 1000,
     maxPatternChars: c.evolutionMaxPatternChars,
     maxRules: c.evolutionMaxRules,
+    promoteTenants: c.evolutionPromoteTenants,
     logger: deps.logger,
   });
   if (c.evolutionEnabled) {
@@ -91,6 +94,7 @@ export async function createEvolution(deps: EvolutionDeps): Promise<Evolution> {
   return {
     enabled: c.evolutionEnabled,
     admin,
+    rulesScope: (tenantId) => (c.evolutionEnabled ? rules.scopeOf(tenantId) : undefined),
     observe(tenantId, observed) {
       if (!c.evolutionEnabled) return;
       try {
@@ -104,7 +108,7 @@ export async function createEvolution(deps: EvolutionDeps): Promise<Evolution> {
           }
           if (!tenantId || !isAttack(verdict) || content.length > config.maxAnalysedChars) continue;
           const text = redactForAnalysis(content, verdict.secrets);
-          offer({ tenantId, kind, text, hash: contentHash(text), ...(verdict.threat_family ? { family: verdict.threat_family } : {}), origin: 'verdict' });
+          offer({ tenantId, kind, text, hash: contentHash(text, tenantId), ...(verdict.threat_family ? { family: verdict.threat_family } : {}), origin: 'verdict' });
         }
       } catch (err) {
         deps.logger.warn({ event: 'evolution_observe', error: (err as Error).name }, 'verdict not handed to the evolution loop');
@@ -120,7 +124,7 @@ export async function createEvolution(deps: EvolutionDeps): Promise<Evolution> {
           async redactMiss(content, kind) {
             const [verdict] = await deps.inspector.inspect([{ content, kind }]);
             const text = redactForAnalysis(content, verdict.secrets);
-            return { text, hash: contentHash(text) };
+            return { text, hash: contentHash(text, tenantId) };
           },
           queueMiss(tenantId, miss, kind) {
             if (!c.evolutionEnabled || miss.text.length > config.maxAnalysedChars) return false;

@@ -23,12 +23,23 @@ export interface EvolvedRulesTable {
   /** SHA-256 of the triggering attack (normalised, redacted). */
   content_hash: string;
   tenant_id: string | null;
+  /** `tenant`: applies to `tenant_id` only; `global`: to every tenant (promoted, or made by an operator). Migration 0005. */
+  scope: RuleScope;
   /** Why the gate refused it, or why it was disabled. */
   reason: string | null;
   hits: Generated<number>;
   fp_reports: Generated<number>;
   created_at: number;
   updated_at: number;
+}
+
+export type RuleScope = 'tenant' | 'global';
+
+/** Migration 0005: the tenants whose own traffic produced a rule (the first one, then each independent repeat). */
+export interface EvolvedRuleTenantsTable {
+  rule_id: string;
+  tenant_id: string;
+  created_at: number;
 }
 
 export type AnalysisOutcome = 'running' | 'rule' | 'refused' | 'failed' | 'skipped';
@@ -60,6 +71,7 @@ export interface RuleFeedbackTable {
 
 export interface EvolutionTables {
   evolved_rules: EvolvedRulesTable;
+  evolved_rule_tenants: EvolvedRuleTenantsTable;
   evolution_analyses: EvolutionAnalysesTable;
   rule_feedback: RuleFeedbackTable;
 }

@@ -1,49 +1,101 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { DynamicRule } from '../inspect/types.js';
-import type { EvolvedRulesTable, RuleStatus } from './evolution-schema.js';
+import type { EvolvedRulesTable, RuleScope, RuleStatus } from './evolution-schema.js';
 import type { Database } from './schema.js';
 
 export type EvolvedRule = Selectable<EvolvedRulesTable>;
-export type NewRule = Omit<EvolvedRule, 'hits' | 'fp_reports' | 'updated_at'>;
+/** `scope` defaults to `tenant` when the rule names a tenant, else `global`. */
+export type NewRule = Omit<EvolvedRule, 'hits' | 'fp_reports' | 'updated_at' | 'scope'> & { scope?: RuleScope };
+
+/** A rule as the pipeline receives it: `tenantId` set when it applies to that tenant only. */
+export type ScopedRule = DynamicRule & { tenantId?: string };
 
 export async function insertRule(db: Kysely<Database>, rule: NewRule): Promise<void> {
-  await db.insertInto('evolved_rules').values({ ...rule, updated_at: rule.created_at }).execute();
+  const scope = rule.scope ?? (rule.tenant_id ? 'tenant' : 'global');
+  await db.transaction().execute(async (tx) => {
+    await tx.insertInto('evolved_rules').values({ ...rule, scope, updated_at: rule.created_at }).execute();
+    if (rule.tenant_id) await tx.insertInto('evolved_rule_tenants').values({ rule_id: rule.id, tenant_id: rule.tenant_id, created_at: rule.created_at }).execute();
+  });
 }
 
-export async function findRule(db: Kysely<Database>, id: string): Promise<EvolvedRule | undefined> {
-  return db.selectFrom('evolved_rules').selectAll().where('id', '=', id).executeTakeFirst();
+/**
+ * Records that `tenantId`'s own traffic produced `ruleId` again (idempotent per tenant); returns how many distinct
+ * tenants have produced it.
+ */
+export async function addProducer(db: Kysely<Database>, ruleId: string, tenantId: string, now = Date.now()): Promise<number> {
+  await db
+    .insertInto('evolved_rule_tenants')
+    .values({ rule_id: ruleId, tenant_id: tenantId, created_at: now })
+    .onConflict((oc) => oc.columns(['rule_id', 'tenant_id']).doNothing())
+    .execute();
+  const row = await db.selectFrom('evolved_rule_tenants').select((eb) => eb.fn.countAll<number>().as('n')).where('rule_id', '=', ruleId).executeTakeFirst();
+  return Number(row?.n ?? 0);
+}
+
+/** Makes a tenant-scoped rule apply to every tenant; false when it was global already (or is gone). */
+export async function promoteRule(db: Kysely<Database>, id: string, now = Date.now()): Promise<boolean> {
+  const result = await db.updateTable('evolved_rules').set({ scope: 'global', updated_at: now }).where('id', '=', id).where('scope', '=', 'tenant').executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+/** A stored rule with the number of tenants whose own traffic produced it. */
+export type ListedRule = EvolvedRule & { tenants: number | string | bigint };
+
+const withTenants = (db: Kysely<Database>) =>
+  db
+    .selectFrom('evolved_rules')
+    .selectAll('evolved_rules')
+    .select((eb) =>
+      eb
+        .selectFrom('evolved_rule_tenants')
+        .select((e) => e.fn.countAll<number>().as('n'))
+        .whereRef('evolved_rule_tenants.rule_id', '=', 'evolved_rules.id')
+        .as('tenants'),
+    );
+
+export async function findRule(db: Kysely<Database>, id: string): Promise<ListedRule | undefined> {
+  return (await withTenants(db).where('id', '=', id).executeTakeFirst()) as ListedRule | undefined;
 }
 
 /** Newest first. */
-export async function listRules(db: Kysely<Database>, options: { status?: RuleStatus; limit: number }): Promise<EvolvedRule[]> {
-  let q = db.selectFrom('evolved_rules').selectAll();
+export async function listRules(db: Kysely<Database>, options: { status?: RuleStatus; limit: number }): Promise<ListedRule[]> {
+  let q = withTenants(db);
   if (options.status) q = q.where('status', '=', options.status);
-  return q.orderBy('created_at', 'desc').orderBy('id').limit(options.limit).execute();
+  return (await q.orderBy('created_at', 'desc').orderBy('id').limit(options.limit).execute()) as ListedRule[];
 }
 
-/** The rules the pipeline runs: active ones, oldest first, at most `max`. */
-export async function activeRules(db: Kysely<Database>, max: number): Promise<DynamicRule[]> {
+const scoped = (r: { id: string; kind: DynamicRule['kind']; pattern: string; family?: string | null; scope: RuleScope; tenant_id: string | null }): ScopedRule => ({
+  id: r.id,
+  kind: r.kind,
+  pattern: r.pattern,
+  ...(r.family ? { family: r.family } : {}),
+  // A tenant-scoped rule without a tenant applies to nobody (fail closed), never to everyone.
+  ...(r.scope === 'global' ? {} : { tenantId: r.tenant_id ?? '' }),
+});
+
+/** The rules the pipeline runs: active ones, oldest first, at most `max`, each with its scope. */
+export async function activeRules(db: Kysely<Database>, max: number): Promise<ScopedRule[]> {
   const rows = await db
     .selectFrom('evolved_rules')
-    .select(['id', 'kind', 'pattern', 'family'])
+    .select(['id', 'kind', 'pattern', 'family', 'scope', 'tenant_id'])
     .where('status', '=', 'active')
     .orderBy('created_at')
     .orderBy('id')
     .limit(max)
     .execute();
-  return rows.map((r) => ({ id: r.id, kind: r.kind, pattern: r.pattern, ...(r.family ? { family: r.family } : {}) }));
+  return rows.map(scoped);
 }
 
-/** Live and waiting rules: what a new rule must not duplicate. */
-export async function rulesInForce(db: Kysely<Database>, max: number): Promise<DynamicRule[]> {
+/** Live and waiting rules, each with its scope: what a new rule must not duplicate, or may be a repeat of. */
+export async function rulesInForce(db: Kysely<Database>, max: number): Promise<ScopedRule[]> {
   const rows = await db
     .selectFrom('evolved_rules')
-    .select(['id', 'kind', 'pattern'])
+    .select(['id', 'kind', 'pattern', 'scope', 'tenant_id'])
     .where('status', 'in', ['active', 'pending'])
     .orderBy('created_at', 'desc')
     .limit(max)
     .execute();
-  return rows.map((r) => ({ id: r.id, kind: r.kind, pattern: r.pattern }));
+  return rows.map(scoped);
 }
 
 /**
@@ -69,7 +121,7 @@ export async function transitionRule(
   to: RuleStatus,
   reason: string | null,
   now = Date.now(),
-): Promise<EvolvedRule | undefined> {
+): Promise<ListedRule | undefined> {
   const result = await db
     .updateTable('evolved_rules')
     .set({ status: to, reason, updated_at: now })

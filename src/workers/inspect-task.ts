@@ -4,21 +4,68 @@ import { LAYERS } from '../inspect/registry.js';
 import { compileRules, EMPTY_RULES, type CompiledRules } from '../inspect/rules/compile.js';
 import type { DynamicRule, InspectionRequest, Verdict } from '../inspect/types.js';
 
+/**
+ * A request as the pool carries it: `rulesTenant` names the tenant whose own (not yet promoted) evolved rules apply
+ * besides the global ones (issue 10: one tenant's rule never changes another tenant's verdict until promoted).
+ */
+export type ScopedRequest = InspectionRequest & { rulesTenant?: string };
+
+/** An evolved rule with its scope: `tenantId` set when it applies to that tenant only. */
+export type ScopedRule = DynamicRule & { tenantId?: string };
+
 export interface InspectTask {
-  requests: InspectionRequest[];
+  requests: ScopedRequest[];
   /** Version of the main thread's active rule set (src/evolution/active-rules.ts). */
   rulesVersion?: number;
   /** The full rule set: sent only when this thread answered `stale` (or at warm-up). */
-  rules?: DynamicRule[];
+  rules?: ScopedRule[];
 }
 
 export type InspectResult =
   | { verdicts: Verdict[]; threadId: number; rulesVersion: number }
   | { stale: true; threadId: number; rulesVersion: number };
 
+interface ActiveSet {
+  version: number;
+  /** The global rules, compiled. */
+  rules: CompiledRules;
+  global: DynamicRule[];
+  /** Tenant → its own rules (uncompiled); compiled with the global ones on first use. */
+  local: Map<string, DynamicRule[]>;
+  compiled: Map<string, CompiledRules>;
+}
+
 // Per thread: the compiled rule set and its version. A thread started later begins at version 0 (no rules) and
 // answers `stale` to its first task that carries a newer version; the pool then resends that task with the set.
-let active: { version: number; rules: CompiledRules } = { version: 0, rules: EMPTY_RULES };
+let active: ActiveSet = { version: 0, rules: EMPTY_RULES, global: [], local: new Map(), compiled: new Map() };
+
+// Compiled per-tenant sets kept per version (each holds the global rules too): bounded, least recently compiled
+// dropped first; a tenant beyond the bound is compiled again when next seen.
+const MAX_COMPILED_TENANTS = 32;
+
+function adopt(version: number, rules: readonly ScopedRule[]): ActiveSet {
+  const global: DynamicRule[] = [];
+  const local = new Map<string, DynamicRule[]>();
+  for (const { tenantId, ...rule } of rules) {
+    if (tenantId === undefined) global.push(rule);
+    else if (local.has(tenantId)) local.get(tenantId)!.push(rule);
+    else local.set(tenantId, [rule]);
+  }
+  return { version, rules: compileRules(global).compiled, global, local, compiled: new Map() };
+}
+
+/** The rules that apply to one request: the global set, plus its tenant's own rules when it has any. */
+function rulesFor(set: ActiveSet, tenant: string | undefined): CompiledRules {
+  const own = tenant === undefined ? undefined : set.local.get(tenant);
+  if (!own || tenant === undefined) return set.rules;
+  let compiled = set.compiled.get(tenant);
+  if (!compiled) {
+    compiled = compileRules([...set.global, ...own]).compiled;
+    if (set.compiled.size >= MAX_COMPILED_TENANTS) set.compiled.delete(set.compiled.keys().next().value!);
+    set.compiled.set(tenant, compiled);
+  }
+  return compiled;
+}
 
 /**
  * Runs inside a pool thread: the pure pipeline over each request of the task (one for /filter, up to
@@ -27,8 +74,8 @@ let active: { version: number; rules: CompiledRules } = { version: 0, rules: EMP
 export default function inspectTask(task: InspectTask): InspectResult {
   if (task.rulesVersion !== undefined && task.rulesVersion !== active.version) {
     if (!task.rules) return { stale: true, threadId, rulesVersion: active.version };
-    active = { version: task.rulesVersion, rules: compileRules(task.rules).compiled };
+    active = adopt(task.rulesVersion, task.rules);
   }
-  const verdicts = task.requests.map((request) => inspect(request, LAYERS, active.rules));
+  const verdicts = task.requests.map(({ rulesTenant, ...request }) => inspect(request, LAYERS, rulesFor(active, rulesTenant)));
   return { verdicts, threadId, rulesVersion: active.version };
 }

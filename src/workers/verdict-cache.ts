@@ -45,7 +45,9 @@ export class VerdictCache {
     // ERS is part of the decision (a banned entity is always blocked), so only unbanned requests share entries.
     if (req.ers?.shadowBanned) return undefined;
     const policy = req.policy ? policyText(req.policy) : '';
-    return createHash('sha256').update(`${req.kind}\0${req.role ?? ''}\0${req.strict ? 1 : 0}\0${policy}\0`).update(req.content).digest('base64');
+    // The tenant whose own evolved rules apply (issue 10): its verdicts are never served to another tenant.
+    const scope = (req as { rulesTenant?: string }).rulesTenant ?? '';
+    return createHash('sha256').update(`${req.kind}\0${req.role ?? ''}\0${req.strict ? 1 : 0}\0${policy}\0${scope}\0`).update(req.content).digest('base64');
   }
 
   get(key: string | undefined): Verdict | undefined {

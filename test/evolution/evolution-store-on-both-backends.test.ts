@@ -1,7 +1,9 @@
+import { Migrator } from 'kysely';
 import t from 'tap';
 import { migrate, openStorage } from '../../src/storage/database.js';
+import { migrationProvider } from '../../src/storage/migrations/index.js';
 import { claimAnalysis, finishAnalysis } from '../../src/storage/evolution-analyses.js';
-import { activeFingerprint, activeRules, addFalsePositive, addHits, findRule, insertRule, transitionRule } from '../../src/storage/evolved-rules.js';
+import { activeFingerprint, activeRules, addFalsePositive, addHits, addProducer, findRule, insertRule, promoteRule, transitionRule } from '../../src/storage/evolved-rules.js';
 import { recordFeedback } from '../../src/storage/rule-feedback.js';
 import { databaseUrl, needs, type StorageBackend } from '../helpers/backends.js';
 
@@ -63,5 +65,39 @@ for (const backend of ['sqlite', 'postgres'] as StorageBackend[]) {
       t.equal(await recordFeedback(db, row), false);
       t.equal(await recordFeedback(db, { ...row, tenant_id: 'globex' }), true);
     });
+
+    t.test('a rule is scoped to its tenant until enough tenants produced it, then global (migration 0005)', async (t) => {
+      await insertRule(db, rule('evo_s', 'active', 100));
+      const scopeOf = async () => (await activeRules(db, 100)).find((r) => r.id === 'evo_s');
+      t.same(await scopeOf(), { id: 'evo_s', kind: 'phrase', pattern: 'pattern of evo_s', family: 'injection', tenantId: 'acme' });
+      t.match(await findRule(db, 'evo_s'), { scope: 'tenant', tenants: 1 });
+      t.equal(await addProducer(db, 'evo_s', 'acme', 101), 1, 'the first tenant counts once');
+      t.equal(await addProducer(db, 'evo_s', 'globex', 102), 2);
+      t.equal(await addProducer(db, 'evo_s', 'globex', 103), 2, 'idempotent per tenant');
+      const before = await activeFingerprint(db);
+      t.equal(await promoteRule(db, 'evo_s', 104), true);
+      t.equal(await promoteRule(db, 'evo_s', 105), false, 'once');
+      t.same(await scopeOf(), { id: 'evo_s', kind: 'phrase', pattern: 'pattern of evo_s', family: 'injection' }, 'global: no tenant');
+      t.not(await activeFingerprint(db), before, 'replicas notice the promotion');
+      await insertRule(db, { ...rule('evo_g', 'active', 106), tenant_id: null });
+      t.match(await findRule(db, 'evo_g'), { scope: 'global', tenants: 0 }, 'a rule without a tenant is global');
+    });
+  });
+}
+
+for (const backend of ['sqlite', 'postgres'] as StorageBackend[]) {
+  t.test(`${backend}: migration 0005 keeps a rule made before it to its own tenant`, backend === 'postgres' ? await needs('postgres') : {}, async (t) => {
+    const storage = openStorage(await databaseUrl(t, backend));
+    t.teardown(() => storage.close());
+    const migrator = new Migrator({ db: storage.db, provider: migrationProvider });
+    t.notOk((await migrator.migrateTo('0004-tenant-policies')).error);
+    const db = storage.db as unknown as import('kysely').Kysely<Record<string, Record<string, unknown>>>;
+    const legacy = { ...rule('evo_old', 'active', 1), updated_at: 1 };
+    await db.insertInto('evolved_rules').values(legacy).execute();
+    await db.insertInto('evolved_rules').values({ ...legacy, id: 'evo_ops', tenant_id: null }).execute();
+    await migrate(storage);
+    const rules = await activeRules(storage.db, 10);
+    t.same(rules.map((r) => [r.id, r.tenantId]), [['evo_old', 'acme'], ['evo_ops', undefined]], 'a tenant\'s rule stays its own; one without a tenant stays global');
+    t.match(await findRule(storage.db, 'evo_old'), { scope: 'tenant', tenants: 1 });
   });
 }

@@ -19,6 +19,10 @@ const Rule = Type.Object({
   hits: Type.Integer(),
   fp_reports: Type.Integer({ description: 'False-positive reports from POST /filter/feedback' }),
   tenant_id: Nullable(Type.String({ description: 'Tenant whose attack triggered it' })),
+  scope: Type.Union([Type.Literal('tenant'), Type.Literal('global')], {
+    description: 'tenant: applies to tenant_id only; global: to every tenant (after EVOLUTION_PROMOTE_TENANTS tenants produced it independently)',
+  }),
+  tenants: Type.Integer({ description: 'Tenants whose own traffic produced this rule independently' }),
   content_hash: Type.String({ description: 'SHA-256 of the triggering attack (normalised, redacted): the content itself is never stored' }),
   created_at: Type.String({ format: 'date-time' }),
   updated_at: Type.String({ format: 'date-time' }),

@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { BastionError } from '../../errors.js';
-import type { ErsState, InspectionRequest, Kind, Role, Verdict } from '../../inspect/types.js';
+import type { ErsState, Kind, Role, Verdict } from '../../inspect/types.js';
+import type { ScopedRequest } from '../../workers/inspect-task.js';
 import { tenantPolicies } from '../policy/tenant-policies.js';
 
 export interface Item {
@@ -38,13 +39,16 @@ export async function judge(request: FastifyRequest, items: Item[], options: Jud
   const before: ErsState = options.entity ? await ers.read(options.entity) : { score: 0, shadowBanned: false };
   // The tenant's detection policy (process defaults for unauthenticated routes); a request's strict=true adds to it.
   const policy = await tenantPolicies(request.server.services).get(request.principal?.tenantId);
-  const requests: InspectionRequest[] = items.map((item) => ({
+  // Evolved rules of this tenant's own (not yet promoted to every tenant) apply to its requests only (issue 10).
+  const rulesTenant = request.server.services.evolution.rulesScope(request.principal?.tenantId);
+  const requests: ScopedRequest[] = items.map((item) => ({
     content: item.content,
     kind: item.kind ?? 'prompt',
     ...(item.role ? { role: item.role } : {}),
     strict: options.strict === true || policy.strict,
     policy,
     ers: before,
+    ...(rulesTenant !== undefined ? { rulesTenant } : {}),
   }));
   const verdicts = await inspectCached(request, requests);
   if (options.entity) await ers.record(options.entity, verdicts.map((v) => v.risk_level));
@@ -62,7 +66,7 @@ export async function judge(request: FastifyRequest, items: Item[], options: Jud
 }
 
 /** Answers repeated texts from the verdict cache and sends only the rest to the pool, in one task. */
-async function inspectCached(request: FastifyRequest, requests: InspectionRequest[]): Promise<Verdict[]> {
+async function inspectCached(request: FastifyRequest, requests: ScopedRequest[]): Promise<Verdict[]> {
   const { inspector, verdictCache } = request.server.services;
   const keys = requests.map((r) => verdictCache.key(r));
   const verdicts: (Verdict | undefined)[] = keys.map((k) => {

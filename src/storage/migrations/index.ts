@@ -3,6 +3,7 @@ import * as foundation from './0001-foundation.js';
 import * as portal from './0002-portal.js';
 import * as evolution from './0003-evolution.js';
 import * as tenantPolicies from './0004-tenant-policies.js';
+import * as evolutionScope from './0005-evolution-scope.js';
 
 /** Versioned migrations, one set for SQLite and PostgreSQL. Names sort in apply order. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -10,6 +11,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0002-portal': portal,
   '0003-evolution': evolution,
   '0004-tenant-policies': tenantPolicies,
+  '0005-evolution-scope': evolutionScope,
 };
 
 export const migrationProvider: MigrationProvider = {

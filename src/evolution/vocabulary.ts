@@ -1,0 +1,72 @@
+import vocabulary from '../../config/evolution-vocabulary.json' with { type: 'json' };
+import { scanText } from '../inspect/secrets/scan.js';
+
+/**
+ * Issue 10, defect 1: customer text never becomes a rule. An evolved rule may contain only common attack vocabulary
+ * (config/evolution-vocabulary.json, built by scripts/build-evolution-vocabulary.ts from words found in attack texts
+ * of at least two sources). Before any analyser (offline or language model) sees an attack, everything else in it is
+ * masked: URLs, e-mail addresses, host names, IP addresses, numbers, identifiers and every word outside the
+ * vocabulary become `[REDACTED]`. The validation gate checks every candidate again (`vocabularyRefusal`).
+ */
+
+const WORDS: ReadonlySet<string> = new Set(vocabulary.words);
+export const MASK = '[REDACTED]';
+
+/** A vocabulary word, or a single letter (`a`, `I`, the `s` of `-s`: too short to carry anybody's data). */
+export function isVocabulary(word: string): boolean {
+  const w = word.normalize('NFKC').toLowerCase();
+  return WORDS.has(w) || /^\p{L}$/u.test(w);
+}
+
+// Alternatives in priority order: a placeholder stays; URLs, e-mail addresses, hosts/IPs and anything dotted or with
+// `@` go whole (their parts can be vocabulary words: evil@attacker.example); then single words.
+const TOKEN = new RegExp(
+  [
+    String.raw`\[REDACTED(?::[^\]\s]{1,64})?\]`,
+    String.raw`[\p{L}][\p{L}\p{N}+.-]{0,31}:\/\/[^\s<>"'\]\)]*`,
+    String.raw`[\p{L}\p{N}._%+-]*@[\p{L}\p{N}._-]+`,
+    String.raw`[\p{L}\p{N}_-]+(?:[.:][\p{L}\p{N}_-]+)+`,
+    String.raw`[\p{L}\p{N}_]+`,
+  ].join('|'),
+  'gu',
+);
+
+/** The attack as an analyser may see it: vocabulary words, punctuation and spacing; every other token masked. */
+export function maskForAnalysis(text: string): string {
+  const masked = text.replace(TOKEN, (token) => {
+    if (token.startsWith('[REDACTED')) return token;
+    return /^\p{L}+$/u.test(token) && isVocabulary(token) ? token : MASK;
+  });
+  // Adjacent masks say nothing more than one: `[REDACTED]-[REDACTED]` → `[REDACTED]`.
+  return masked.replace(/\[REDACTED\](?:[^\p{L}\p{N}\s[]{0,3}\[REDACTED\])+/gu, MASK);
+}
+
+/**
+ * Why a candidate rule would carry customer text, or undefined: a word outside the vocabulary (a number, an
+ * identifier, a canary, a name), an e-mail address, URL or host shape, or anything the secret/PII scanner flags.
+ * For a regex, the words are its literal text (escapes, classes and quantifiers removed).
+ */
+export function vocabularyRefusal(kind: 'regex' | 'phrase' | 'exemplar', pattern: string): string | undefined {
+  const literal = kind === 'regex' ? regexLiteral(pattern) : pattern;
+  if (scanText(literal).length > 0 || scanText(pattern).length > 0) return 'customer_data: the secret/PII scanner flags the pattern';
+  if (/@|:\/\/|www\b/i.test(literal) || /[\p{L}\p{N}](?:\.|\\\.)[\p{L}]{2,}/u.test(kind === 'regex' ? pattern : literal)) {
+    return 'customer_data: e-mail, URL or host shape';
+  }
+  for (const m of literal.normalize('NFKC').toLowerCase().matchAll(/[\p{L}\p{N}]+/gu)) {
+    if (!/^\p{L}+$/u.test(m[0]) || !isVocabulary(m[0])) return 'rare_token: a word outside the common attack vocabulary';
+  }
+  return undefined;
+}
+
+/** The literal text of a regex: escaped characters as themselves, class escapes, classes and counts as spaces. */
+function regexLiteral(pattern: string): string {
+  return pattern
+    .replace(/\\[pP]\{[^}]*\}/g, ' ')
+    .replace(/\[(?:\\.|[^\]\\])*\]/g, ' ')
+    .replace(/\{\d+(?:,\d*)?\}/g, ' ')
+    .replace(/\\x[0-9a-fA-F]{2}|\\u[0-9a-fA-F]{4}|\\[0-7]{1,3}/g, ' ')
+    .replace(/\\([a-zA-Z])/g, ' ')
+    .replace(/\\(.)/g, '$1')
+    .replace(/\(\?P?<[\w]*>|\(\?[a-zA-Z]*[:=!<]*/g, ' ')
+    .replace(/[()|*+?^$]/g, ' ');
+}
