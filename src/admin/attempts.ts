@@ -3,13 +3,16 @@ import type { FastifyRequest } from 'fastify';
 import type { AttemptLimit } from '../auth/portal-policy.js';
 import { BastionError } from '../errors.js';
 import { rateLimitHeaders, type PolicyState } from '../limits/headers.js';
+import { noteAttemptPolicy } from './rate-limit-policy.js';
 
 /**
  * Attempt windows for the unauthenticated portal and session routes (login, TOTP, register, password reset,
  * waitlist), on the shared sliding window: in-process, or Redis so every replica counts together.
- * Only a refusal carries rate-limit fields (with Retry-After), so a success says nothing about the counters.
+ * Only a refusal carries the counters (with Retry-After), so a success says nothing about them; every response
+ * publishes the window's policy (rate-limit-policy.ts).
  */
 export async function limitAttempts(request: FastifyRequest, limit: AttemptLimit, subject: string): Promise<void> {
+  noteAttemptPolicy(request, limit);
   const result = await request.server.services.window.consume(`portal:${limit.name}:${subject}`, limit.limit, limit.windowSeconds * 1000);
   if (result.allowed) return;
   const state: PolicyState = {

@@ -9,6 +9,7 @@ import { applyRouteEntitlements } from './entitlements.js';
 import { decoratePortalAuth } from './portal/context.js';
 import { tenantPolicyRoutes } from './policy/routes.js';
 import { portalRoutes } from './portal/index.js';
+import { publishAdminRateLimitPolicy } from './rate-limit-policy.js';
 import { ruleRoutes } from './rules/routes.js';
 import { sessionRoutes } from './session/index.js';
 
@@ -20,6 +21,7 @@ export async function buildAdminServer(services: Services): Promise<FastifyInsta
   const app = createHttpApp({ logger: services.logger, bodyLimit: services.config.bodyLimitBytes, trustProxy: services.config.trustProxy });
   app.decorate('services', services);
   decoratePortalAuth(app, services);
+  app.addHook('onSend', publishAdminRateLimitPolicy);
   await registerOpenApi(app, 'Bastion admin API');
   await app.register(cookie);
   // Before any route: config/plans.json route_entitlements guard every matching route registered below.

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { BastionError } from '../errors.js';
+import { clientErrorHandler, frameworkErrors } from './client-errors.js';
 import { errorHandler } from './error-handler.js';
 import { registerAccessLog } from './logging.js';
 import { validatorCompiler } from './validator.js';
@@ -11,6 +12,9 @@ export interface HttpAppOptions {
   bodyLimit: number;
   trustProxy: boolean | number | string[];
 }
+
+/** No route takes more than a few short query parameters. */
+export const MAX_URL_CHARS = 8192;
 
 /** What both listeners share: ids, limits, validation, errors, the access log and the overhead header. */
 export function createHttpApp(options: HttpAppOptions): FastifyInstance {
@@ -27,6 +31,9 @@ export function createHttpApp(options: HttpAppOptions): FastifyInstance {
     return503OnClosing: true,
     forceCloseConnections: 'idle',
     routerOptions: { ignoreTrailingSlash: true },
+    // Parser and router errors take the catalogue shape too (client-errors.ts).
+    clientErrorHandler,
+    frameworkErrors,
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setErrorHandler(errorHandler);
@@ -34,6 +41,11 @@ export function createHttpApp(options: HttpAppOptions): FastifyInstance {
     errorHandler(new BastionError('NOT_FOUND') as never, request, reply);
   });
   registerAccessLog(app);
+
+  // The parser bounds the request line with the headers (431); a target that fits there but is still absurd is a 414.
+  app.addHook('onRequest', async (request) => {
+    if ((request.raw.url?.length ?? 0) > MAX_URL_CHARS) throw new BastionError('URI_TOO_LONG');
+  });
 
   app.addHook('onSend', async (request, reply, payload) => {
     reply.header('x-request-id', request.id);

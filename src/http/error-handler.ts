@@ -1,17 +1,34 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { BastionError, RequestValidationError, errorCode, validationBody, type ErrorName } from '../errors.js';
-import { toValidationIssues } from './validation.js';
+import { BastionError, RequestValidationError, errorCode, type ErrorName } from '../errors.js';
+import { MAX_ERROR_BODY_BYTES, boundedValidationBody, toValidationIssues } from './validation.js';
 
 // Fastify's own client errors, mapped onto the catalogue. Their messages may quote the body, so none is echoed.
 const FASTIFY_CODES: Record<string, ErrorName> = {
   FST_ERR_CTP_BODY_TOO_LARGE: 'PAYLOAD_TOO_LARGE',
   FST_ERR_CTP_INVALID_MEDIA_TYPE: 'UNSUPPORTED_MEDIA_TYPE',
-  FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'PAYLOAD_TOO_LARGE',
+  // The body ended before its Content-Length (a client that gave up): malformed, not too large.
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'BAD_REQUEST',
+  FST_ERR_BAD_URL: 'BAD_REQUEST',
+  FST_ERR_MAX_PARAM_LENGTH: 'URI_TOO_LONG',
+};
+
+// Any other client error Fastify raises, by status; what is not listed becomes a plain 400.
+const STATUS_CODES_4XX: Record<number, ErrorName> = {
+  404: 'NOT_FOUND',
+  405: 'METHOD_NOT_ALLOWED',
+  408: 'REQUEST_TIMEOUT',
+  413: 'PAYLOAD_TOO_LARGE',
+  414: 'URI_TOO_LONG',
+  415: 'UNSUPPORTED_MEDIA_TYPE',
+  431: 'HEADERS_TOO_LARGE',
 };
 
 function sendCatalogue(reply: FastifyReply, err: BastionError): FastifyReply {
   for (const [name, value] of Object.entries(err.headers)) reply.header(name, value);
-  return reply.code(err.statusCode).send(err.toBody());
+  const body = err.toBody();
+  // Every error answer stays within MAX_ERROR_BODY_BYTES: extras that would not fit are dropped, never the code.
+  const fits = Buffer.byteLength(JSON.stringify(body)) <= MAX_ERROR_BODY_BYTES;
+  return reply.code(err.statusCode).send(fits ? body : { error: { code: err.code, message: err.message.slice(0, 512) } });
 }
 
 /**
@@ -25,17 +42,17 @@ export function errorHandler(error: FastifyError, request: FastifyRequest, reply
   }
   if (error instanceof RequestValidationError) {
     request.errorCode = errorCode('VALIDATION');
-    return reply.code(422).send(validationBody(error.issues));
+    return reply.code(422).send(boundedValidationBody(error.issues));
   }
   if (error.validation) {
     request.errorCode = errorCode('VALIDATION');
-    return reply.code(422).send(validationBody(toValidationIssues(error.validation, error.validationContext ?? 'body')));
+    return reply.code(422).send(boundedValidationBody(toValidationIssues(error.validation, error.validationContext ?? 'body')));
   }
   // Malformed JSON or an empty JSON body: a 422 on the body as a whole.
   if (error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' || error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || error instanceof SyntaxError) {
     request.errorCode = errorCode('VALIDATION');
     const type = error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' ? 'missing' : 'json_invalid';
-    return reply.code(422).send(validationBody([{ loc: ['body'], msg: type === 'missing' ? 'Field required' : 'Invalid JSON', type }]));
+    return reply.code(422).send(boundedValidationBody([{ loc: ['body'], msg: type === 'missing' ? 'Field required' : 'Invalid JSON', type }]));
   }
   const mapped = error.code ? FASTIFY_CODES[error.code] : undefined;
   if (mapped) {
@@ -43,8 +60,9 @@ export function errorHandler(error: FastifyError, request: FastifyRequest, reply
     return sendCatalogue(reply, new BastionError(mapped));
   }
   if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
-    request.errorCode = 'BASTION_ERR_BAD_REQUEST';
-    return reply.code(error.statusCode).send({ error: { code: 'BASTION_ERR_BAD_REQUEST', message: 'The request could not be processed.' } });
+    const name = STATUS_CODES_4XX[error.statusCode] ?? 'BAD_REQUEST';
+    request.errorCode = errorCode(name);
+    return sendCatalogue(reply, new BastionError(name));
   }
   request.errorCode = errorCode('INTERNAL');
   request.log.error({ errorClass: error.name, code: error.code, stack: stackFrames(error) }, 'unhandled error');

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { Type, type Static } from 'typebox';
 import { summarise } from '../chat/verdict-summary.js';
-import { inputTexts, type EmbeddingInput } from '../embeddings/inputs.js';
+import { MAX_INPUTS, MAX_TOKENS_PER_INPUT, inputTexts, type EmbeddingInput } from '../embeddings/inputs.js';
 import { routeEmbeddings } from '../embeddings/providers.js';
 import { blockedEmbeddings, decoyEmbeddings } from '../embeddings/responses.js';
 import { judge } from '../filter/judge.js';
@@ -11,7 +11,14 @@ import { abortOnClientClose, markUpstream, relayHead } from '../upstream/forward
 const EmbeddingsBody = Type.Object(
   {
     model: Type.String({ minLength: 1, maxLength: 256 }),
-    input: Type.Union([Type.String(), Type.Array(Type.Union([Type.String(), Type.Integer(), Type.Array(Type.Integer())]))]),
+    // Array bounds come before per-element checks (issue 10): one token array may hold MAX_TOKENS_PER_INPUT ids, a
+    // list MAX_INPUTS inputs; inputTexts() tells the two apart and applies the exact bound.
+    input: Type.Union([
+      Type.String(),
+      Type.Array(Type.Union([Type.String(), Type.Integer(), Type.Array(Type.Integer(), { maxItems: MAX_TOKENS_PER_INPUT })]), {
+        maxItems: Math.max(MAX_INPUTS, MAX_TOKENS_PER_INPUT),
+      }),
+    ]),
     dimensions: Type.Optional(Type.Integer({ minimum: 1, maximum: 16384 })),
   },
   { additionalProperties: true },
