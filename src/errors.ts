@@ -41,6 +41,10 @@ export const ERRORS = {
   TOTP_ALREADY_ENABLED: { status: 409, message: 'Two-factor authentication is already on. Disable it before setting up a new secret.' },
   TOTP_NOT_SET_UP: { status: 409, message: 'Two-factor authentication is not set up: call POST /portal/auth/totp/setup first.' },
   TOTP_NOT_ENABLED: { status: 409, message: 'Two-factor authentication is not on for this account.' },
+  ADDON_TIER_TOO_LOW: {
+    status: 409,
+    message: "The add-on needs a higher plan tier than the tenant's. Grant the tier first, or in the same request.",
+  },
   KEY_LIMIT_REACHED: { status: 409, message: 'This tenant has the maximum number of active keys. Delete one first.' },
   PAYLOAD_TOO_LARGE: { status: 413, message: 'Request body exceeds the configured limit.' },
   CONTENT_TOO_LARGE: { status: 413, message: 'Content exceeds the configured inspection limit.' },

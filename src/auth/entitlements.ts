@@ -1,4 +1,4 @@
-import { getAddon, tierRank, type Requirement } from '../config/plans.js';
+import { ADDON_NAMES, getAddon, tierRank, type Requirement } from '../config/plans.js';
 
 /** Who is asking: the tenant's plan and purchased add-ons. */
 export interface Entitled {
@@ -26,4 +26,24 @@ export function checkEntitlement(subject: Entitled, requirement: Requirement): E
     return { ok: false, error: 'ADDON_REQUIRED', addon: addon.name, description: addon.description };
   }
   return { ok: true };
+}
+
+/** An add-on whose minimum tier (config/plans.json) is above `plan`: granting it would leave the tenant inconsistent. */
+export function addonTierShortfall(plan: string, addon: string): { addon: string; minTier: string; currentTier: string } | undefined {
+  const { minTier } = getAddon(addon);
+  return tierRank(plan) < tierRank(minTier) ? { addon, minTier, currentTier: plan } : undefined;
+}
+
+/**
+ * Splits add-ons into those `plan` may hold and those that lapse under it (a downgrade or a revoked tier), so a
+ * stored tenant never holds an add-on its tier does not allow.
+ */
+export function partitionAddons(plan: string, addons: readonly string[]): { kept: string[]; lapsed: string[] } {
+  const kept: string[] = [];
+  const lapsed: string[] = [];
+  for (const addon of new Set(addons)) {
+    // An add-on no longer in the catalogue grants nothing any more: it lapses too rather than failing the change.
+    (!ADDON_NAMES.includes(addon) || addonTierShortfall(plan, addon) ? lapsed : kept).push(addon);
+  }
+  return { kept: kept.sort(), lapsed: lapsed.sort() };
 }

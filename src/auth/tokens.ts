@@ -7,6 +7,13 @@ const ISSUER = 'bastion';
 // Distinct audiences make each token single-purpose: a TOTP challenge is never accepted as an access token.
 const ACCESS_AUDIENCE = 'bastion:portal';
 const CHALLENGE_AUDIENCE = 'bastion:totp-challenge';
+/**
+ * jose only checks `exp`/`iat` when they are present, so a token signed without them would never expire. Every claim
+ * the gateway itself sets (sign() below) is required on every token it verifies.
+ */
+const REQUIRED_CLAIMS = ['exp', 'iat', 'aud', 'iss', 'sub', 'jti'];
+// Tolerated difference between this replica's clock and the signer's (exp, and iat in the future).
+const CLOCK_TOLERANCE_SECONDS = 5;
 
 export interface AccessClaims {
   accountId: string;
@@ -49,7 +56,7 @@ export class PortalTokens {
   }
 
   async verifyAccess(token: string): Promise<AccessClaims | undefined> {
-    const payload = await this.verify(token, ACCESS_AUDIENCE);
+    const payload = await this.verify(token, ACCESS_AUDIENCE, this.accessTtlSeconds);
     if (!payload || typeof payload.tid !== 'string' || typeof payload.fam !== 'string') return undefined;
     return { accountId: payload.sub as string, tenantId: payload.tid, familyId: payload.fam };
   }
@@ -60,7 +67,7 @@ export class PortalTokens {
 
   /** The account and challenge id (for per-challenge attempt counting), or undefined. */
   async verifyChallenge(token: string): Promise<{ accountId: string; challengeId: string } | undefined> {
-    const payload = await this.verify(token, CHALLENGE_AUDIENCE);
+    const payload = await this.verify(token, CHALLENGE_AUDIENCE, PORTAL_POLICY.totp.challengeSeconds);
     if (!payload || typeof payload.jti !== 'string') return undefined;
     return { accountId: payload.sub as string, challengeId: payload.jti };
   }
@@ -78,14 +85,27 @@ export class PortalTokens {
       .sign(this.signing.key);
   }
 
-  private async verify(token: string, audience: string) {
+  /**
+   * Signature, issuer, audience and every claim in REQUIRED_CLAIMS; `maxAgeSeconds` (the lifetime this gateway issues)
+   * also refuses a token whose `exp` lies further ahead than any token we sign, and an `iat` in the future.
+   */
+  private async verify(token: string, audience: string, maxAgeSeconds: number) {
     try {
       const getKey = (header: JWTHeaderParameters) => {
         const key = header.kid ? this.byKid.get(header.kid) : undefined;
         if (!key) throw new Error('unknown kid');
         return key;
       };
-      const { payload } = await jwtVerify(token, getKey, { issuer: ISSUER, audience, algorithms: ['HS256'] });
+      const { payload } = await jwtVerify(token, getKey, {
+        issuer: ISSUER,
+        audience,
+        algorithms: ['HS256'],
+        requiredClaims: REQUIRED_CLAIMS,
+        maxTokenAge: maxAgeSeconds,
+        clockTolerance: CLOCK_TOLERANCE_SECONDS,
+      });
+      // maxTokenAge bounds the age from iat; a lifetime longer than we issue (a far exp) is refused as well.
+      if (payload.exp! - payload.iat! > maxAgeSeconds) return undefined;
       return typeof payload.sub === 'string' ? payload : undefined;
     } catch {
       return undefined;

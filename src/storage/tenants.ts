@@ -40,15 +40,38 @@ export async function listTenants(db: Kysely<Database>): Promise<Tenant[]> {
   return rows.map(toTenant);
 }
 
-/** Changes a tenant's plan and/or add-ons (operator billing routes); returns the tenant as it now is. */
-export async function setEntitlements(
+export interface EntitlementChange {
+  before: Tenant;
+  after: Tenant;
+}
+
+/**
+ * Read-decide-write of a tenant's plan and add-ons as a compare-and-set: the update only applies if the row still
+ * holds what `decide` saw, otherwise it re-reads and decides again. Two operators changing the same tenant at once
+ * (a grant of an add-on racing a tier revocation) therefore can never store a combination neither of them checked.
+ * Plain SQL, so it behaves the same on SQLite and PostgreSQL. `decide` may throw to refuse the change.
+ * Returns undefined when the tenant does not exist, 'contended' when every attempt lost a race.
+ */
+export async function changeEntitlements(
   db: Kysely<Database>,
   id: string,
-  changes: { plan?: string; addons?: string[] },
-): Promise<Tenant | undefined> {
-  const set: Partial<TenantsTable> = {};
-  if (changes.plan !== undefined) set.plan = changes.plan;
-  if (changes.addons !== undefined) set.addons = JSON.stringify([...new Set(changes.addons)].sort());
-  if (Object.keys(set).length > 0) await db.updateTable('tenants').set(set).where('id', '=', id).execute();
-  return findTenant(db, id);
+  decide: (tenant: Tenant) => { plan: string; addons: string[] },
+  attempts = 5,
+): Promise<EntitlementChange | undefined | 'contended'> {
+  for (let i = 0; i < attempts; i++) {
+    const row = await db.selectFrom('tenants').selectAll().where('id', '=', id).executeTakeFirst();
+    if (!row) return undefined;
+    const before = toTenant(row);
+    const next = decide(before);
+    const addons = JSON.stringify([...new Set(next.addons)].sort());
+    const result = await db
+      .updateTable('tenants')
+      .set({ plan: next.plan, addons })
+      .where('id', '=', id)
+      .where('plan', '=', row.plan)
+      .where('addons', '=', row.addons)
+      .executeTakeFirst();
+    if (Number(result.numUpdatedRows) === 1) return { before, after: toTenant({ ...row, plan: next.plan, addons }) };
+  }
+  return 'contended';
 }
