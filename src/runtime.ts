@@ -115,22 +115,42 @@ export async function startGateway(config: Config, logStream?: DestinationStream
     admin,
     ports: { proxy: portOf(proxy), admin: portOf(admin) },
     close() {
-      // Stop accepting, let in-flight requests finish (fastify.close waits for them), then release pools.
-      closing ??= (async () => {
-        // A drain that outlives the grace period is cut short (Kubernetes would SIGKILL soon after anyway).
-        const timer = setTimeout(() => {
-          services.logger.warn({ graceMs: config.shutdownGraceMs }, 'grace period over; closing remaining connections');
-          proxy.server.closeAllConnections();
-          admin.server.closeAllConnections();
-        }, config.shutdownGraceMs);
-        timer.unref();
-        await Promise.all([proxy.close(), admin.close()]);
-        clearTimeout(timer);
-        await closeServices(services);
-      })();
+      closing ??= drain([proxy, admin], config.shutdownGraceMs, services.logger).then(() => closeServices(services));
       return closing;
     },
   };
+}
+
+// After streams were told to end, how long their final events get to flush before the sockets are destroyed.
+const FLUSH_MS = 500;
+
+/**
+ * SIGTERM: /readyz turns 503 and new requests get 503 SHUTTING_DOWN while the listeners keep accepting; in-flight
+ * requests run until they finish or the grace period ends, when open streams send their final event. Only then do the
+ * listeners close.
+ */
+async function drain(apps: FastifyInstance[], graceMs: number, logger: Services['logger']): Promise<void> {
+  const idle = apps.map(
+    (app) =>
+      new Promise<void>((resolve) => {
+        app.lifecycle.onIdle = resolve;
+        app.lifecycle.draining = true;
+        if (app.lifecycle.inFlight === 0) resolve();
+      }),
+  );
+  let timer: NodeJS.Timeout | undefined;
+  const graceOver = new Promise<'grace'>((resolve) => (timer = setTimeout(() => resolve('grace'), graceMs)));
+  const outcome = await Promise.race([Promise.all(idle), graceOver]);
+  clearTimeout(timer);
+  if (outcome === 'grace') {
+    logger.warn({ graceMs, inFlight: apps.reduce((n, a) => n + a.lifecycle.inFlight, 0) }, 'grace period over; ending open streams');
+    for (const app of apps) app.lifecycle.streams.abort();
+  }
+  // A connection still open after the final events had time to flush is cut (Kubernetes would SIGKILL soon after).
+  const cut = setTimeout(() => apps.forEach((app) => app.server.closeAllConnections()), outcome === 'grace' ? FLUSH_MS : 0);
+  cut.unref();
+  await Promise.all(apps.map((app) => app.close()));
+  clearTimeout(cut);
 }
 
 export async function closeServices(services: Services): Promise<void> {

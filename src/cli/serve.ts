@@ -10,12 +10,16 @@ export async function serveCommand(config: Config): Promise<number> {
   const { proxy, admin } = gateway.ports;
   gateway.services.logger.info({ proxyPort: proxy, adminPort: admin, storage: gateway.services.storage.dialect, redis: Boolean(config.redisUrl) }, 'bastion listening');
   await new Promise<void>((resolve) => {
+    let stopping = false;
     const stop = (signal: string) => {
+      // A second signal during the drain changes nothing: the grace period bounds the wait anyway.
+      if (stopping) return;
+      stopping = true;
       gateway.services.logger.info({ signal }, 'shutting down: draining in-flight requests');
       gateway.close().finally(resolve);
     };
-    process.once('SIGTERM', () => stop('SIGTERM'));
-    process.once('SIGINT', () => stop('SIGINT'));
+    process.on('SIGTERM', () => stop('SIGTERM'));
+    process.on('SIGINT', () => stop('SIGINT'));
   });
   return 0;
 }

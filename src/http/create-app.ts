@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import { BastionError } from '../errors.js';
 import { clientErrorHandler, frameworkErrors } from './client-errors.js';
@@ -28,7 +28,8 @@ export function createHttpApp(options: HttpAppOptions): FastifyInstance {
     // randomUUID draws from a cached entropy pool: unguessable ids without a syscall per request.
     genReqId: () => 'req_' + randomUUID().replace(/-/g, '').slice(0, 24),
     requestIdHeader: false,
-    return503OnClosing: true,
+    // Draining is answered by our own hook below (catalogue body, Retry-After, Connection: close), not Fastify's.
+    return503OnClosing: false,
     forceCloseConnections: 'idle',
     routerOptions: { ignoreTrailingSlash: true },
     // Parser and router errors take the catalogue shape too (client-errors.ts).
@@ -41,6 +42,7 @@ export function createHttpApp(options: HttpAppOptions): FastifyInstance {
     errorHandler(new BastionError('NOT_FOUND') as never, request, reply);
   });
   registerAccessLog(app);
+  registerLifecycle(app);
 
   // The parser bounds the request line with the headers (431); a target that fits there but is still absurd is a 414.
   app.addHook('onRequest', async (request) => {
@@ -58,8 +60,64 @@ export function createHttpApp(options: HttpAppOptions): FastifyInstance {
   return app;
 }
 
+/** Seconds a client is told to wait before retrying elsewhere while this replica drains. */
+export const DRAIN_RETRY_AFTER_S = 5;
+const PROBES = new Set(['/livez', '/readyz']);
+
+/** Shutdown state shared by every plugin context of one listener (src/runtime.ts drives it). */
+export interface Lifecycle {
+  /** SIGTERM received: /readyz answers 503 and new requests 503 SHUTTING_DOWN. */
+  draining: boolean;
+  /** Requests being answered (probes and drain refusals included until their reply closes). */
+  inFlight: number;
+  /** Called whenever inFlight drops to 0 while draining. */
+  onIdle?: () => void;
+  /** Aborted when the grace period ends: open streams send their final event and end. */
+  readonly streams: AbortController;
+}
+
+/**
+ * The closing hook (first onRequest hook, before authentication): while draining, the listener keeps accepting so
+ * clients get a catalogue 503 they can retry elsewhere instead of "connection refused"; every such connection closes.
+ */
+function registerLifecycle(app: FastifyInstance): void {
+  const lifecycle: Lifecycle = { draining: false, inFlight: 0, streams: new AbortController() };
+  app.decorate('lifecycle', lifecycle);
+  app.addHook('onRequest', async (request, reply) => {
+    if (lifecycle.draining && !PROBES.has(request.routeOptions.url ?? '')) {
+      reply.header('connection', 'close');
+      throw new BastionError('SHUTTING_DOWN', { headers: { 'retry-after': String(DRAIN_RETRY_AFTER_S) } });
+    }
+    lifecycle.inFlight++;
+    // 'close' fires once the answer is sent or the client went away: either way nobody waits for this request any more.
+    reply.raw.once('close', () => {
+      lifecycle.inFlight--;
+      request.goneController?.abort();
+      request.gone = true;
+      if (lifecycle.draining && lifecycle.inFlight === 0) lifecycle.onIdle?.();
+    });
+  });
+}
+
+/**
+ * Aborted when the request no longer has anyone waiting for it (answered, or the client disconnected): work done on
+ * its behalf, such as a queued inspection, can be dropped.
+ */
+export function requestGone(request: FastifyRequest): AbortSignal {
+  if (!request.goneController) {
+    request.goneController = new AbortController();
+    if (request.gone) request.goneController.abort();
+  }
+  return request.goneController.signal;
+}
+
 declare module 'fastify' {
   interface FastifyRequest {
     upstreamMs?: number;
+    goneController?: AbortController;
+    gone?: boolean;
+  }
+  interface FastifyInstance {
+    lifecycle: Lifecycle;
   }
 }

@@ -1,4 +1,5 @@
 import type { InspectionRequest, Verdict } from '../inspect/types.js';
+import { allAborted } from './dispatch.js';
 
 // Only small texts share a task: a large one (or a slow one) then cannot delay or fail its neighbours.
 const SHAREABLE_CHARS = 8 * 1024;
@@ -8,6 +9,8 @@ interface Waiting {
   requests: InspectionRequest[];
   resolve: (verdicts: Verdict[]) => void;
   reject: (err: unknown) => void;
+  /** Aborted when the request that waits for these verdicts is gone. */
+  gone?: AbortSignal;
 }
 
 /**
@@ -16,13 +19,20 @@ interface Waiting {
  * MessagePort hop, promise bookkeeping) was a fifth of the event loop's time at 50 concurrent requests. A lone request
  * waits one setImmediate, microseconds.
  */
-export function coalesce(run: (requests: InspectionRequest[]) => Promise<Verdict[]>, lanes: number): (requests: InspectionRequest[]) => Promise<Verdict[]> {
+export function coalesce(
+  run: (requests: InspectionRequest[], gone?: AbortSignal) => Promise<Verdict[]>,
+  lanes: number,
+): (requests: InspectionRequest[], gone?: AbortSignal) => Promise<Verdict[]> {
   let waiting: Waiting[] = [];
   let scheduled = false;
 
   const flush = () => {
     scheduled = false;
-    const batch = waiting;
+    // A request already gone by now is never inspected.
+    const batch = waiting.filter((w) => {
+      if (w.gone?.aborted) w.reject(new DOMException('request gone', 'AbortError'));
+      return !w.gone?.aborted;
+    });
     waiting = [];
     const groups: Waiting[][] = [];
     let open: Waiting[] = [];
@@ -43,7 +53,8 @@ export function coalesce(run: (requests: InspectionRequest[]) => Promise<Verdict
     }
     if (open.length > 0) groups.push(open);
     for (const group of groups) {
-      run(group.flatMap((w) => w.requests)).then(
+      // The task can be dropped while queued once every request in it is gone.
+      run(group.flatMap((w) => w.requests), allAborted(group.map((w) => w.gone))).then(
         (verdicts) => {
           let at = 0;
           for (const w of group) {
@@ -56,9 +67,9 @@ export function coalesce(run: (requests: InspectionRequest[]) => Promise<Verdict
     }
   };
 
-  return (requests) =>
+  return (requests, gone) =>
     new Promise<Verdict[]>((resolve, reject) => {
-      waiting.push({ requests, resolve, reject });
+      waiting.push({ requests, resolve, reject, gone });
       if (!scheduled) {
         scheduled = true;
         setImmediate(flush);

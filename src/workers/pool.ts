@@ -3,6 +3,7 @@ import { Piscina } from 'piscina';
 import { BastionError } from '../errors.js';
 import type { DynamicRule, InspectionRequest, Verdict } from '../inspect/types.js';
 import { coalesce } from './coalesce.js';
+import { createDispatcher, type DispatchCounts } from './dispatch.js';
 import type { InspectResult, InspectTask } from './inspect-task.js';
 
 export interface InspectorOptions {
@@ -23,7 +24,10 @@ export interface RuleSnapshot {
 }
 
 export interface Inspector {
-  inspect(requests: InspectionRequest[]): Promise<Verdict[]>;
+  /** `gone`: aborted when nobody waits for the verdicts any more (the request was answered or its client left). */
+  inspect(requests: InspectionRequest[], gone?: AbortSignal): Promise<Verdict[]>;
+  /** Tasks started and tasks dropped unrun because their requests were gone. */
+  counts(): DispatchCounts;
   readonly threads: number;
   /** Makes `snapshot` the rule set of every task from now on; each thread picks it up with its next task. */
   setRules(snapshot: RuleSnapshot): void;
@@ -50,9 +54,11 @@ export function createInspectorPool(options: InspectorOptions): Inspector {
   let inFlight = 0;
   let rules: RuleSnapshot = { version: 0, rules: [] };
   const versions = new Map<number, number>();
+  // Tasks wait here, not in Piscina's queue, so a task whose requests are gone can be dropped without killing a thread.
+  const dispatcher = createDispatcher(threads, options.timeoutMs);
   // Tasks carry only the version; the full set travels once per thread and version (after a `stale` answer).
-  const run = async (task: InspectTask, deadline = true): Promise<Verdict[] | InspectResult> => {
-    const result = (await (deadline ? withDeadline((signal) => pool.run(task, { signal }), options.timeoutMs) : pool.run(task))) as
+  const run = async (task: InspectTask, deadline = true, gone?: AbortSignal): Promise<Verdict[] | InspectResult> => {
+    const result = (await (deadline ? dispatcher.submit((signal) => pool.run(task, { signal }), gone) : pool.run(task))) as
       | Verdict[]
       | InspectResult;
     if (!Array.isArray(result)) {
@@ -62,10 +68,10 @@ export function createInspectorPool(options: InspectorOptions): Inspector {
     }
     return result;
   };
-  const runTask = async (requests: InspectionRequest[]): Promise<Verdict[]> => {
+  const runTask = async (requests: InspectionRequest[], gone?: AbortSignal): Promise<Verdict[]> => {
     try {
-      let result = await run({ requests, rulesVersion: rules.version });
-      if (!Array.isArray(result) && 'stale' in result) result = await run({ requests, rulesVersion: rules.version, rules: rules.rules });
+      let result = await run({ requests, rulesVersion: rules.version }, true, gone);
+      if (!Array.isArray(result) && 'stale' in result) result = await run({ requests, rulesVersion: rules.version, rules: rules.rules }, true, gone);
       // Test fixtures (and any legacy worker) answer a bare verdict array.
       if (Array.isArray(result)) return result;
       if ('stale' in result) throw new Error('worker refused the current rule set');
@@ -77,11 +83,11 @@ export function createInspectorPool(options: InspectorOptions): Inspector {
   const coalesced = coalesce(runTask, threads);
   return {
     threads,
-    async inspect(requests) {
+    async inspect(requests, gone) {
       if (inFlight >= capacity) throw new BastionError('OVERLOADED', { headers: { 'retry-after': '1' } });
       inFlight++;
       try {
-        return await coalesced(requests);
+        return await coalesced(requests, gone);
       } finally {
         inFlight--;
       }
@@ -90,6 +96,7 @@ export function createInspectorPool(options: InspectorOptions): Inspector {
       rules = snapshot;
     },
     ruleVersions: () => versions,
+    counts: () => dispatcher.counts(),
     async warmUp() {
       const task: InspectTask = { requests: [], rulesVersion: rules.version, rules: rules.rules };
       // No deadline: loading the pipeline is what warm-up is for.
@@ -103,18 +110,4 @@ function poolError(err: unknown): BastionError {
   const e = err as { name?: string; message?: string };
   if (e.name === 'AbortError' || e.name === 'TimeoutError') return new BastionError('INSPECTION_TIMEOUT', { cause: err });
   return new BastionError('INSPECTION_FAILED', { cause: err });
-}
-
-/**
- * A deadline for one task: an AbortController and a plain timer, cleared as soon as the task settles
- * (AbortSignal.timeout keeps a timer and an exception object alive per call, measurably costlier on the hot path).
- */
-async function withDeadline<T>(run: (signal: AbortSignal) => Promise<T>, ms: number): Promise<T> {
-  const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(new DOMException('inspection deadline', 'TimeoutError')), ms);
-  try {
-    return await run(controller.signal);
-  } finally {
-    clearTimeout(timer);
-  }
 }

@@ -7,6 +7,8 @@ const fixture = (name: string) => new URL(`./fixtures/${name}`, import.meta.url)
 t.test('the real pool runs the pipeline and returns one verdict per request', async (t) => {
   const pool = createInspectorPool({ threads: 1, maxQueue: 10, timeoutMs: 10_000 });
   t.teardown(() => pool.close());
+  // As the gateway does before listening: the deadline is for inspections, not for loading parsers and models.
+  await pool.warmUp();
   const verdicts = await pool.inspect([
     { content: 'What is the capital of France?', kind: 'prompt' },
     { content: 'ls -la', kind: 'tool_call' },

@@ -69,6 +69,13 @@ export class StreamGuard {
     await this.handle({ data: '[DONE]', event: undefined, id: undefined });
   }
 
+  /** Ends the stream early with an error event and `[DONE]` (shutdown): the client sees a proper end, not a cut. */
+  interrupt(error: Record<string, unknown>): void {
+    if (this.ended) return;
+    this.hooks.write(sse(error));
+    this.end();
+  }
+
   private async handle(event: EventSourceMessage): Promise<void> {
     if (event.data === '[DONE]') {
       for (const index of [...this.calls.keys()]) await this.releaseCalls(index, null);

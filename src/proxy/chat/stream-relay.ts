@@ -2,6 +2,7 @@ import { once } from 'node:events';
 import { PassThrough } from 'node:stream';
 import type { FastifyRequest } from 'fastify';
 import type { Dispatcher } from 'undici';
+import { BastionError } from '../../errors.js';
 import { judge } from '../filter/judge.js';
 import { StreamGuard, type AccumulatedCall } from './stream-guard.js';
 import { summarise } from './verdict-summary.js';
@@ -48,9 +49,19 @@ export function relayStream(request: FastifyRequest, upstream: Dispatcher.Respon
     },
   });
 
+  // Shutdown grace period over: stop reading the upstream; the catch below sends the final event.
+  const shutdown = request.server.lifecycle.streams.signal;
+  let cutByShutdown = false;
+  const onShutdown = () => {
+    cutByShutdown = true;
+    upstream.destroy(new Error('shutting down'));
+  };
+  shutdown.addEventListener('abort', onShutdown, { once: true });
+
   (async () => {
     const decoder = new TextDecoder();
     try {
+      if (shutdown.aborted) onShutdown();
       for await (const chunk of upstream) {
         await guard.feed(decoder.decode(chunk as Buffer, { stream: true }));
         if (guard.ended) break;
@@ -59,10 +70,12 @@ export function relayStream(request: FastifyRequest, upstream: Dispatcher.Respon
       }
       if (!guard.ended) await guard.finish();
     } catch {
+      if (cutByShutdown) guard.interrupt(new BastionError('SHUTTING_DOWN').toBody());
       // Upstream failed mid-stream (reset, body timeout) or inspection failed: end the stream cleanly without
       // releasing anything unjudged; the client sees a truncated stream, never an uninspected tool call.
       if (!guard.ended) out.write('data: {"error":{"code":"BASTION_ERR_STREAM_INTERRUPTED","message":"The stream was interrupted."}}\n\n');
     } finally {
+      shutdown.removeEventListener('abort', onShutdown);
       abort.abort();
       upstream.destroy();
       out.end();

@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { BastionError } from '../../errors.js';
+import { requestGone } from '../../http/create-app.js';
 import type { ErsState, Kind, Role, Verdict } from '../../inspect/types.js';
 import type { ScopedRequest } from '../../workers/inspect-task.js';
 import { tenantPolicies } from '../policy/tenant-policies.js';
@@ -77,7 +78,8 @@ async function inspectCached(request: FastifyRequest, requests: ScopedRequest[])
   if (missing.length > 0) {
     // A rule change while this inspection ran clears the cache: a verdict from before it must not be stored after.
     const generation = verdictCache.generation;
-    const fresh = await inspector.inspect(missing.map((i) => requests[i]));
+    // A request answered meanwhile (503/504) or whose client left drops its queued inspection (issue 10, defect 6).
+    const fresh = await inspector.inspect(missing.map((i) => requests[i]), requestGone(request));
     missing.forEach((i, j) => {
       verdicts[i] = fresh[j];
       verdictCache.set(keys[i], fresh[j], generation);
