@@ -82,6 +82,9 @@ export async function registerOpenApi(app: FastifyInstance, title: string): Prom
           content: json(errorSchema),
         };
       }
+      // Listener-wide client errors (malformed JSON 400, unknown id 404, 409, 413, 414, 415, 431, …) are all
+      // catalogue-shaped: say so once, so a client (and the fuzz suite) knows the shape of any 4xx not listed.
+      responses['4XX'] ??= { description: 'Any other client error, in the catalogue shape', content: json(errorSchema) };
       responses['5XX'] ??= { description: 'The gateway failed: retry with backoff, never a block verdict', content: json(errorSchema) };
       doc.response = responses;
       if (security !== 'public') doc.security = [{ [security]: [] }];

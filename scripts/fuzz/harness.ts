@@ -1,0 +1,94 @@
+import type { FastifyInstance } from 'fastify';
+import { Pool } from 'undici';
+import { chunk, completion, fakeUpstream, sendJson, sendStream } from '../../test/helpers/fake-upstream.js';
+import { startTestGateway, type TestGateway } from '../../test/helpers/gateway.js';
+import { ADMIN_KEY, MASTER_KEY, PASSWORD } from '../../test/helpers/portal.js';
+import type { Credentials, KnownIds } from './routes.js';
+
+/**
+ * The system under fuzz: an in-process gateway exactly as the tests start it (SQLite in a temp dir, one worker
+ * thread, evolution off), a loopback fake upstream for /v1/*, and one valid credential per security scheme.
+ * Nothing leaves 127.0.0.1.
+ */
+export interface Harness {
+  gateway: TestGateway;
+  apps: Record<'proxy' | 'admin', FastifyInstance>;
+  /** Keep-alive connection pools to the real listeners, for `--sockets` runs (a reset connection is a failure). */
+  pools: Record<'proxy' | 'admin', Pool>;
+  credentials: Credentials;
+  known: KnownIds;
+}
+
+export interface Teardown {
+  teardown(fn: () => unknown): void;
+}
+
+export async function startHarness(t: Teardown): Promise<Harness> {
+  const upstream = await fakeUpstream(t);
+  upstream.on(async (req, res) => {
+    if (req.path.endsWith('/models')) return sendJson(res, 200, { object: 'list', data: [{ id: 'gpt-4o-mini', object: 'model', created: 0, owned_by: 'fuzz' }] });
+    if (req.path.endsWith('/embeddings')) return sendJson(res, 200, { object: 'list', data: [{ object: 'embedding', index: 0, embedding: [0.1, 0.2, 0.3] }], model: 'text-embedding-3-small', usage: { prompt_tokens: 1, total_tokens: 1 } });
+    let stream = false;
+    try {
+      stream = req.json<{ stream?: unknown }>().stream === true;
+    } catch {
+      // Not JSON: answer the plain completion.
+    }
+    if (stream) return sendStream(res, [chunk({ role: 'assistant', content: 'Hello' }), chunk({ content: ' there.' }), chunk({}, 'stop'), '[DONE]']);
+    return sendJson(res, 200, completion({ content: 'Hello there.' }));
+  });
+  const gateway = await startTestGateway(t, {
+    config: {
+      adminKey: ADMIN_KEY,
+      masterKey: MASTER_KEY,
+      allowUnauthenticated: false,
+      // Refusing requests without a key needs a key to exist at start; the fuzz key itself is made below.
+      apiKeys: [{ tenant: 'fuzz-bootstrap', key: 'fuzz-bootstrap-key-0123456789' }],
+      upstreamBaseUrl: upstream.url,
+      upstreamApiKey: 'sk-fuzz-upstream',
+      // Room for huge strings and arrays below the limit; beyond it a 413 is the (catalogued) answer.
+      bodyLimitBytes: 1024 * 1024,
+    },
+  });
+  const apps = { proxy: gateway.proxy, admin: gateway.admin };
+  const pools = { proxy: new Pool(gateway.proxyUrl, { connections: 4 }), admin: new Pool(gateway.adminUrl, { connections: 4 }) };
+  t.teardown(() => Promise.all([pools.proxy.destroy(), pools.admin.destroy()]));
+  const apiKey = await gateway.key('fuzz-tenant', { plan: 'enterprise', rate: 1_000_000 });
+  const bearer = await portalAccount(apps.admin, 'fuzz-bearer@example.com');
+  const portalKey = await apps.admin.inject({ method: 'POST', url: '/portal/keys', headers: { authorization: `Bearer ${bearer.access}` }, payload: { name: 'fuzz' } });
+  if (portalKey.statusCode !== 201) throw new Error(`fuzz setup: portal key ${portalKey.statusCode}`);
+  const publicCookies = await portalAccount(apps.admin, 'fuzz-cookies@example.com');
+  const session = await sessionCookie(apps.admin, 'fuzz-session@example.com');
+  // /auth/logout is fuzzed with a real cookie too: it must not end the session /auth/me is fuzzed with.
+  const publicSession = await sessionCookie(apps.admin, 'fuzz-public-session@example.com');
+  return {
+    known: { key_id: [portalKey.json<{ key_id: string }>().key_id], tenant_id: ['fuzz-tenant', bearer.tenant] },
+    gateway,
+    apps,
+    pools,
+    credentials: {
+      apiKey: { 'x-api-key': apiKey },
+      adminKey: { 'x-admin-key': ADMIN_KEY },
+      bearer: { authorization: `Bearer ${bearer.access}` },
+      session: { cookie: `bastion_session=${session}` },
+      // Public routes that read a cookie (refresh, logout) get a real one from an account nothing else uses.
+      public: { cookie: `service_refresh=${publicCookies.refresh}; bastion_session=${publicSession}` },
+    },
+  };
+}
+
+const cookieOf = (setCookie: unknown, name: string) => new RegExp(`(?:^|, )${name}=([^;,]*)`).exec([setCookie].flat().join(', '))?.[1] ?? '';
+
+async function portalAccount(admin: FastifyInstance, email: string): Promise<{ access: string; refresh: string; tenant: string }> {
+  const reg = await admin.inject({ method: 'POST', url: '/portal/auth/register', payload: { email, password: PASSWORD } });
+  if (reg.statusCode !== 201) throw new Error(`fuzz setup: register ${reg.statusCode}`);
+  const res = await admin.inject({ method: 'POST', url: '/portal/auth/login', payload: { email, password: PASSWORD } });
+  if (res.statusCode !== 200) throw new Error(`fuzz setup: login ${res.statusCode}`);
+  return { access: res.json<{ access_token: string }>().access_token, refresh: cookieOf(res.headers['set-cookie'], 'service_refresh'), tenant: reg.json<{ tenant_id: string }>().tenant_id };
+}
+
+async function sessionCookie(admin: FastifyInstance, email: string): Promise<string> {
+  const res = await admin.inject({ method: 'POST', url: '/auth/signup', payload: { email, password: PASSWORD } });
+  if (res.statusCode !== 200) throw new Error(`fuzz setup: signup ${res.statusCode}`);
+  return cookieOf(res.headers['set-cookie'], 'bastion_session');
+}
