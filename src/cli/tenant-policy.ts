@@ -1,6 +1,6 @@
 import { applyAssignments, defaultPolicy, effectivePolicy, wirePolicy } from '../config/tenant-policy.js';
 import type { Config } from '../config/schema.js';
-import { POLICY_CHANGED } from '../proxy/policy/tenant-policies.js';
+import { POLICY_CHANGED } from '../policy/tenant-policies.js';
 import { closeRedis, connectRedis, createRedis } from '../redis/client.js';
 import { migrate, openStorage } from '../storage/database.js';
 import { readTenantPolicy, writeTenantPolicy } from '../storage/tenant-policies.js';

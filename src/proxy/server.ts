@@ -11,7 +11,7 @@ import { feedbackRoute } from './routes/feedback.js';
 import { filterRoutes } from './routes/filter.js';
 import { modelsRoute } from './routes/models.js';
 import { healthRoute } from './routes/health.js';
-import { tenantPolicies } from './policy/tenant-policies.js';
+import { tenantPolicies } from '../policy/tenant-policies.js';
 
 /**
  * The data plane listener (BASTION_PORT): /filter, /v1/*, /health.

@@ -3,27 +3,10 @@ import { createContext } from '../../src/inspect/pipeline.js';
 import { secretsLayer } from '../../src/inspect/layers/secrets.js';
 import { TOKEN_FORMAT_COUNT } from '../../src/inspect/secrets/tokens.js';
 import { type InspectionContext, type Kind } from '../../src/inspect/types.js';
+import { fakeTokens } from '../helpers/fake-tokens.js';
 
-// Fake credentials are assembled at run time from a seeded generator, so no literal token
-// sits in the repository (secret scanners and push protection stay quiet).
-let seed = 42;
-const ALNUM = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
-/** mulberry32: a small seeded PRNG with good low bits. */
-function next(): number {
-  seed = (seed + 0x6d2b79f5) | 0;
-  let x = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-  x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x;
-  return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
-}
-function rand(n: number, alphabet = ALNUM): string {
-  let s = '';
-  for (let i = 0; i < n; i++) s += alphabet[Math.floor(next() * alphabet.length)];
-  return s;
-}
-const hex = (n: number) => rand(n, '0123456789abcdef');
-const b64 = (n: number) => rand(n, ALNUM + '+/');
-const urlsafe = (n: number) => rand(n, ALNUM + '-_');
-const digits = (n: number) => rand(n, '0123456789');
+// Fake credentials are assembled at run time (test/helpers/fake-tokens.ts).
+const { rand, hex, b64, urlsafe, digits } = fakeTokens(42);
 
 function scan(text: string, kind: Kind = 'prompt'): InspectionContext {
   const ctx = createContext({ content: text, kind });

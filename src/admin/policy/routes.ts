@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { Type, type Static } from 'typebox';
 import { PolicySchema, effectivePolicy, validatePolicy, wirePolicy } from '../../config/tenant-policy.js';
 import { BastionError } from '../../errors.js';
-import { tenantPolicies } from '../../proxy/policy/tenant-policies.js';
+import { tenantPolicies } from '../../policy/tenant-policies.js';
 import { readTenantPolicy, writeTenantPolicy } from '../../storage/tenant-policies.js';
 import { findTenant } from '../../storage/tenants.js';
 import { requireAdminKey } from '../admin-key.js';

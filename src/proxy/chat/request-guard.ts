@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { judge, type Judgement } from '../filter/judge.js';
-import { tenantPolicies } from '../policy/tenant-policies.js';
+import { tenantPolicies } from '../../policy/tenant-policies.js';
 import { applyRedactions, describeUninspected, extractTexts, type ChatMessage } from './messages.js';
 import { summarise, type BastionInfo } from './verdict-summary.js';
 

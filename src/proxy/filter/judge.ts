@@ -3,7 +3,7 @@ import { BastionError } from '../../errors.js';
 import { requestGone } from '../../http/create-app.js';
 import type { ErsState, Kind, Role, Verdict } from '../../inspect/types.js';
 import type { ScopedRequest } from '../../workers/inspect-task.js';
-import { tenantPolicies } from '../policy/tenant-policies.js';
+import { tenantPolicies } from '../../policy/tenant-policies.js';
 
 export interface Item {
   content: string;

@@ -5,7 +5,7 @@ import { guardCompletion } from '../chat/response-guard.js';
 import { relayStream } from '../chat/stream-relay.js';
 import { decoyCompletion, decoyStream, refusalCompletion, refusalStream } from '../chat/synthetic-responses.js';
 import { BastionError, RequestValidationError, type ValidationIssue } from '../../errors.js';
-import { tenantPolicies } from '../policy/tenant-policies.js';
+import { tenantPolicies } from '../../policy/tenant-policies.js';
 import { readBounded } from '../upstream/read-body.js';
 import { abortOnClientClose, markUpstream, relayHead, upstreamHeaders } from '../upstream/forward.js';
 

@@ -1,9 +1,9 @@
 import { LRUCache } from 'lru-cache';
-import { defaultPolicy, effectivePolicy } from '../../config/tenant-policy.js';
-import type { TenantPolicy } from '../../inspect/types.js';
-import type { BroadcastMessage } from '../../redis/broadcast.js';
-import type { Services } from '../../services.js';
-import { readTenantPolicy } from '../../storage/tenant-policies.js';
+import { defaultPolicy, effectivePolicy } from '../config/tenant-policy.js';
+import type { TenantPolicy } from '../inspect/types.js';
+import type { BroadcastMessage } from '../redis/broadcast.js';
+import type { Services } from '../services.js';
+import { readTenantPolicy } from '../storage/tenant-policies.js';
 
 export const POLICY_CHANGED = 'tenant_policy_changed';
 const MAX_TENANTS = 10_000;
