@@ -1,10 +1,12 @@
 import type { FastifyInstance } from 'fastify';
-import type { DestinationStream } from 'pino';
+import type { DestinationStream, Logger } from 'pino';
 import { buildAdminServer } from './admin/server.js';
 import { KeyResolver } from './auth/key-resolver.js';
 import { StatsBuffer } from './storage/stats-buffer.js';
 import type { Config } from './config/schema.js';
 import { createLogger } from './http/logging.js';
+import { startStandby, type Standby } from './http/standby.js';
+import { isStorageUnreachable } from './storage/unreachable.js';
 import { databaseQuota, redisQuota } from './limits/monthly-quota.js';
 import { memoryWindow } from './limits/memory-window.js';
 import { redisWindow } from './limits/redis-window.js';
@@ -33,15 +35,21 @@ export interface Gateway {
   close(): Promise<void>;
 }
 
-export async function createServices(config: Config, logStream?: DestinationStream): Promise<Services> {
+export async function createServices(config: Config, logger: Logger): Promise<Services> {
   assertEvolutionConfig(config);
-  const logger = createLogger(config.logLevel, logStream);
   const storage = openStorage(config.databaseUrl);
-  await migrate(storage);
-  if (config.apiKeys.length > 0) {
-    for (const k of config.apiKeys) await ensureTenant(storage.db, k.tenant, DEFAULT_PLAN);
+  let revokedBootstrap: string[];
+  try {
+    await migrate(storage);
+    if (config.apiKeys.length > 0) {
+      for (const k of config.apiKeys) await ensureTenant(storage.db, k.tenant, DEFAULT_PLAN);
+    }
+    revokedBootstrap = await syncBootstrapKeys(storage.db, config.apiKeys, config.defaultRatePerMinute);
+  } catch (err) {
+    // Nothing else exists yet: close the pool so a retry (storage unreachable at start) starts clean.
+    await storage.close().catch(() => {});
+    throw err;
   }
-  const revokedBootstrap = await syncBootstrapKeys(storage.db, config.apiKeys, config.defaultRatePerMinute);
 
   const redis = config.redisUrl ? createRedis(config.redisUrl) : undefined;
   if (redis && !(await connectRedis(redis))) logger.warn({ dependency: 'redis' }, 'redis unreachable at start; metered routes answer 503 until it is back');
@@ -92,18 +100,49 @@ export async function assertKeysConfigured(services: Services): Promise<void> {
   );
 }
 
+// Waits between start attempts while the database is unreachable (the last one repeats).
+const STORAGE_RETRY_MS = [500, 1000, 2000, 5000];
+
+/**
+ * Services, once the database answers. While it does not (PostgreSQL still starting, a network partition), both
+ * ports serve the standby listeners — /livez 200, /readyz and everything else 503 — so Kubernetes keeps the pod and
+ * clients get a retryable answer instead of "connection refused" or a crash loop.
+ */
+async function servicesWhenStorageAnswers(config: Config, logger: Logger): Promise<{ services: Services; standby?: Standby }> {
+  let standby: Standby | undefined;
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return { services: await createServices(config, logger), standby };
+    } catch (err) {
+      if (!isStorageUnreachable(err)) {
+        await standby?.close();
+        throw err;
+      }
+      if (!standby) {
+        standby = await startStandby({ host: config.host, ports: { proxy: config.port, admin: config.adminPort }, logger, bodyLimit: config.bodyLimitBytes });
+        logger.warn({ dependency: 'storage', proxyPort: standby.ports.proxy, adminPort: standby.ports.admin }, 'storage unreachable at start: answering 503 until it is back');
+      }
+      await new Promise((r) => setTimeout(r, STORAGE_RETRY_MS[Math.min(attempt, STORAGE_RETRY_MS.length - 1)]));
+    }
+  }
+}
+
 export async function startGateway(config: Config, logStream?: DestinationStream): Promise<Gateway> {
-  const services = await createServices(config, logStream);
+  const logger = createLogger(config.logLevel, logStream);
+  const { services, standby } = await servicesWhenStorageAnswers(config, logger);
   try {
     await assertKeysConfigured(services);
   } catch (err) {
+    await standby?.close();
     await closeServices(services);
     throw err;
   }
   const proxy = await buildProxyServer(services);
   const admin = await buildAdminServer(services);
-  await proxy.listen({ host: config.host, port: config.port });
-  await admin.listen({ host: config.host, port: config.adminPort });
+  // Built first, so the standby listeners close only for the moment it takes to bind the real ones.
+  await standby?.close();
+  await proxy.listen({ host: config.host, port: standby?.ports.proxy ?? config.port });
+  await admin.listen({ host: config.host, port: standby?.ports.admin ?? config.adminPort });
   const portOf = (app: FastifyInstance) => {
     const addr = app.server.address();
     return typeof addr === 'object' && addr ? addr.port : 0;

@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { BastionError, RequestValidationError, errorCode, type ErrorName } from '../errors.js';
+import { isStorageUnreachable } from '../storage/unreachable.js';
 import { MAX_ERROR_BODY_BYTES, boundedValidationBody, toValidationIssues } from './validation.js';
 
 // Fastify's own client errors, mapped onto the catalogue. Their messages may quote the body, so none is echoed.
@@ -63,6 +64,12 @@ export function errorHandler(error: FastifyError, request: FastifyRequest, reply
     const name = STATUS_CODES_4XX[error.statusCode] ?? 'BAD_REQUEST';
     request.errorCode = errorCode(name);
     return sendCatalogue(reply, new BastionError(name));
+  }
+  // The database went away mid-request (any route, any query): fail closed with a retryable 503, not a 500.
+  if (isStorageUnreachable(error)) {
+    request.errorCode = errorCode('STORAGE_UNAVAILABLE');
+    request.log.warn({ dependency: 'storage', errorClass: error.name, code: error.code }, 'storage unreachable');
+    return sendCatalogue(reply, new BastionError('STORAGE_UNAVAILABLE', { headers: { 'retry-after': '5' } }));
   }
   request.errorCode = errorCode('INTERNAL');
   request.log.error({ errorClass: error.name, code: error.code, stack: stackFrames(error) }, 'unhandled error');
