@@ -5,6 +5,7 @@ import { findKeyByHash, touchKey } from '../storage/api-keys.js';
 import type { Database } from '../storage/schema.js';
 import { findTenant } from '../storage/tenants.js';
 import { hashKey } from './key-material.js';
+import { MEMORY_BUDGETS, byteBounded } from '../memory/budgets.js';
 
 export interface Principal {
   keyId: string;
@@ -34,10 +35,10 @@ const TOUCH_EVERY_MS = 60_000;
  */
 export class KeyResolver {
   private readonly cache?: LRUCache<string, Principal>;
-  private readonly touched = new LRUCache<string, number>({ max: 50_000 });
+  private readonly touched = new LRUCache<string, number>(byteBounded(MEMORY_BUDGETS.keyTouched));
 
   constructor(private readonly db: Kysely<Database>, private readonly options: KeyResolverOptions) {
-    if (options.cacheTtlMs > 0) this.cache = new LRUCache({ max: 50_000, ttl: options.cacheTtlMs });
+    if (options.cacheTtlMs > 0) this.cache = new LRUCache({ ...byteBounded<string, Principal>(MEMORY_BUDGETS.keyCache), ttl: options.cacheTtlMs });
     options.broadcast.subscribe((message) => {
       if ((message.type === 'key_revoked' || message.type === 'key_changed') && typeof message.hash === 'string') this.cache?.delete(message.hash);
       if (message.type === 'tenant_changed') this.cache?.clear();

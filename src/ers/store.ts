@@ -3,6 +3,7 @@ import { LRUCache } from 'lru-cache';
 import { BastionError } from '../errors.js';
 import type { ErsState, RiskLevel } from '../inspect/types.js';
 import { PRIOR, RISK_WEIGHT, SHADOW_BAN_THRESHOLD, decay, scoreOf, update, type ErsCounters } from './score.js';
+import { MEMORY_BUDGETS, byteBounded } from '../memory/budgets.js';
 
 /** ERS state is read before inspection and updated after it, per entity (tenant, or tenant + user). */
 export interface ErsStore {
@@ -13,7 +14,7 @@ export interface ErsStore {
 const state = (score: number): ErsState => ({ score: Math.round(score * 1000) / 1000, shadowBanned: score >= SHADOW_BAN_THRESHOLD });
 
 export function memoryErs(halfLifeMs: number, now: () => number = Date.now): ErsStore {
-  const entities = new LRUCache<string, ErsCounters>({ max: 100_000 });
+  const entities = new LRUCache<string, ErsCounters>(byteBounded(MEMORY_BUDGETS.ers));
   return {
     async read(entity) {
       const c = entities.get(entity);

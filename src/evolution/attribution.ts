@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
 import { LRUCache } from 'lru-cache';
+import { MEMORY_BUDGETS, byteBounded } from '../memory/budgets.js';
 
 /**
  * Which evolved rules fired for a request id, so a false-positive report can be attributed to them (and only a
@@ -14,7 +15,7 @@ export interface RuleAttribution {
 const TTL_S = 86_400;
 
 export function memoryAttribution(): RuleAttribution {
-  const lru = new LRUCache<string, string[]>({ max: 50_000, ttl: TTL_S * 1000 });
+  const lru = new LRUCache<string, string[]>({ ...byteBounded(MEMORY_BUDGETS.ruleAttribution), ttl: TTL_S * 1000 });
   return {
     remember: (tenantId, requestId, ruleIds) => void lru.set(`${tenantId}\u0000${requestId}`, [...ruleIds]),
     lookup: async (tenantId, requestId) => lru.get(`${tenantId}\u0000${requestId}`),

@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
 import { LRUCache } from 'lru-cache';
+import { MEMORY_BUDGETS, byteBounded } from '../memory/budgets.js';
 
 /**
  * How many analyses may run: globally and per tenant per minute, globally per UTC day, and a tenant's share of the
@@ -37,7 +38,7 @@ function windows(tenantId: string, limits: BudgetLimits, now: number) {
 }
 
 export function memoryBudget(limits: BudgetLimits): EvolutionBudget {
-  const counts = new LRUCache<string, number>({ max: 20_000, ttl: 2 * 86_400_000 });
+  const counts = new LRUCache<string, number>({ ...byteBounded(MEMORY_BUDGETS.evolutionBudget), ttl: 2 * 86_400_000 });
   return {
     async take(tenantId, now = Date.now()) {
       const ws = windows(tenantId, limits, now);

@@ -1,5 +1,6 @@
 import { LRUCache } from 'lru-cache';
 import type { Kind } from '../inspect/types.js';
+import { MEMORY_BUDGETS, byteBounded } from '../memory/budgets.js';
 
 /** An attack waiting for analysis. Only the redacted, vocabulary-masked text (src/evolution/content.ts), held in memory until analysed, never written anywhere; `hash` is per tenant. */
 export interface Job {
@@ -23,7 +24,7 @@ export type OfferResult = 'queued' | 'duplicate' | 'full' | 'tenant_full';
 export class EvolutionQueue {
   private readonly jobs: Job[] = [];
   private readonly perTenant = new Map<string, number>();
-  private readonly recent = new LRUCache<string, true>({ max: 10_000, ttl: 10 * 60_000 });
+  private readonly recent = new LRUCache<string, true>({ ...byteBounded(MEMORY_BUDGETS.evolutionRecent), ttl: 10 * 60_000 });
   private readonly tenantSlots: number;
 
   constructor(private readonly limit: number, tenantSharePct: number) {

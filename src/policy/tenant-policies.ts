@@ -4,9 +4,9 @@ import type { TenantPolicy } from '../inspect/types.js';
 import type { BroadcastMessage } from '../redis/broadcast.js';
 import type { Services } from '../services.js';
 import { readTenantPolicy } from '../storage/tenant-policies.js';
+import { MEMORY_BUDGETS, byteBounded } from '../memory/budgets.js';
 
 export const POLICY_CHANGED = 'tenant_policy_changed';
-const MAX_TENANTS = 10_000;
 
 /**
  * The effective detection policy of each tenant, as the data plane applies it: process defaults (environment)
@@ -23,7 +23,7 @@ export class TenantPolicies {
 
   constructor(private readonly services: Pick<Services, 'config' | 'storage' | 'broadcast'>) {
     this.defaults = defaultPolicy(services.config);
-    this.cache = new LRUCache({ max: MAX_TENANTS, ttl: Math.max(1, services.config.policyCacheTtlMs) });
+    this.cache = new LRUCache({ ...byteBounded<string, TenantPolicy>(MEMORY_BUDGETS.tenantPolicies), ttl: Math.max(1, services.config.policyCacheTtlMs) });
     services.broadcast.subscribe((message: BroadcastMessage) => {
       if (message.type === POLICY_CHANGED) this.drop(typeof message.tenant === 'string' ? message.tenant : undefined);
     });

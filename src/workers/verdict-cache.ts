@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import type { InspectionRequest, Verdict } from '../inspect/types.js';
+import { MEMORY_BUDGETS, approxBytes, byteBounded } from '../memory/budgets.js';
 
 // Only small texts are cached: system prompts and templates repeat on every request of an app, big documents rarely do.
 const MAX_CACHED_CHARS = 32 * 1024;
@@ -24,15 +25,20 @@ function policyText(policy: object): string {
 /**
  * The pipeline is deterministic, so an identical text of the same kind under the same policy gets the same verdict.
  * Real chat traffic repeats its system prompt on every request; this LRU answers those without a pool round trip.
- * Bounded by bytes; entries are never logged; cleared whenever detection rules change.
+ * Bounded by bytes (an estimate of each verdict's heap size); a text enters on its second sighting; entries are never
+ * logged; cleared whenever detection rules change.
  */
 export class VerdictCache {
   private readonly lru?: LRUCache<string, Verdict>;
+  // Admission (a TinyLFU-style doorkeeper): a text is cached the second time it is judged. Texts seen once — most of
+  // a busy app's user messages — never take cache memory or push out the system prompts that do repeat.
+  private readonly seenOnce?: LRUCache<string, true>;
   private gen = 0;
 
   constructor(maxBytes: number) {
     if (maxBytes > 0) {
-      this.lru = new LRUCache<string, Verdict>({ maxSize: maxBytes, sizeCalculation: (v) => 512 + v.redacted_content.length * 2 });
+      this.lru = new LRUCache<string, Verdict>(byteBounded<string, Verdict>(maxBytes, (v, k) => approxBytes(v, 3) + approxBytes(k)));
+      this.seenOnce = new LRUCache<string, true>(byteBounded<string, true>(Math.min(MEMORY_BUDGETS.verdictDoorkeeper, maxBytes), (_v, k) => approxBytes(k)));
     }
   }
 
@@ -61,11 +67,18 @@ export class VerdictCache {
 
   /** A verdict computed under an older rule set (the cache was cleared meanwhile) is not stored. */
   set(key: string | undefined, verdict: Verdict, generation = this.gen): void {
-    if (key && generation === this.gen) this.lru?.set(key, verdict);
+    if (!key || generation !== this.gen || !this.lru) return;
+    if (this.seenOnce!.delete(key)) this.lru.set(key, verdict);
+    else this.seenOnce!.set(key, true);
   }
 
   clear(): void {
     this.gen++;
     this.lru?.clear();
+  }
+
+  /** Entries and estimated bytes held (the soak benchmark reports them). */
+  usage(): { entries: number; bytes: number; doorkeeperBytes: number } {
+    return { entries: this.lru?.size ?? 0, bytes: this.lru?.calculatedSize ?? 0, doorkeeperBytes: this.seenOnce?.calculatedSize ?? 0 };
   }
 }

@@ -22,12 +22,19 @@ t.test('in-process window slides: a slot frees exactly when the oldest request l
   t.equal((await w.consume('k', 3, 60_000)).allowed, false, 'still only 3 in any 60 s');
 });
 
-t.test('in-process window memory is bounded by an LRU of keys', async (t) => {
-  const w = memoryWindow(2);
+t.test('in-process window memory is bounded by bytes, least recently used keys first', async (t) => {
+  const w = memoryWindow(300); // room for two one-entry logs
   await w.consume('a', 1, 60_000);
   await w.consume('b', 1, 60_000);
   await w.consume('c', 1, 60_000);
   t.equal((await w.consume('c', 1, 60_000)).allowed, false, 'recent keys keep their log');
+  t.equal((await w.consume('a', 1, 60_000)).allowed, true, 'the oldest key was dropped to stay within the budget');
+
+  const busy = memoryWindow(1000);
+  await busy.consume('quiet', 1, 60_000);
+  for (let i = 0; i < 100; i++) await busy.consume('busy', 100, 60_000);
+  t.equal((await busy.consume('busy', 100, 60_000)).allowed, false, 'the busy key keeps its whole log');
+  t.equal((await busy.consume('quiet', 1, 60_000)).allowed, true, 'a log that grew counts against the budget: the quiet key was dropped');
 });
 
 t.test('Redis window: same semantics, atomic under concurrency', await needs('redis'), async (t) => {

@@ -17,9 +17,11 @@ t.test('a repeated text is answered from the verdict cache with the same verdict
     call(`${gw.proxyUrl}/filter`, { headers: { 'x-api-key': key }, body: { content, ...extra } }).then((r) => r.json<Verdict>());
   const text = 'You are a helpful assistant for ACME. My key is AKIAZ7QW3R5T6Y7U8I9O.';
   const first = await filter(text);
+  const again = await filter(text);
   const second = await filter(text);
   t.notOk('cache' in first.timings_ms, 'first time: the pipeline ran');
-  t.ok('cache' in second.timings_ms, 'second time: the cache answered');
+  t.notOk('cache' in again.timings_ms, 'second time: the pipeline ran and the text entered the cache (texts seen once never do)');
+  t.ok('cache' in second.timings_ms, 'third time: the cache answered');
   const { timings_ms: _a, ers: _e1, ...v1 } = first as Verdict & { ers: unknown };
   const { timings_ms: _b, ers: _e2, ...v2 } = second as Verdict & { ers: unknown };
   t.same({ ...v2, request_id: undefined }, { ...v1, request_id: undefined }, 'same verdict, redaction included');
@@ -30,7 +32,7 @@ t.test('a repeated text is answered from the verdict cache with the same verdict
 t.test('BASTION_VERDICT_CACHE_MB=0 disables the cache', async (t) => {
   const gw = await startTestGateway(t, { config: { verdictCacheMb: 0 } });
   const key = await gw.key('acme', { rate: 1000 });
-  for (let i = 0; i < 2; i++) {
+  for (let i = 0; i < 3; i++) {
     const v = (await call(`${gw.proxyUrl}/filter`, { headers: { 'x-api-key': key }, body: { content: 'same text' } })).json<Verdict>();
     t.notOk('cache' in v.timings_ms);
   }
