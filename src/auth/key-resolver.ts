@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import { LRUCache } from 'lru-cache';
-import type { Broadcast } from '../redis/broadcast.js';
+import { RESYNC, type Broadcast } from '../redis/broadcast.js';
 import { findKeyByHash, touchKey } from '../storage/api-keys.js';
 import type { Database } from '../storage/schema.js';
 import { findTenant } from '../storage/tenants.js';
@@ -41,7 +41,7 @@ export class KeyResolver {
     if (options.cacheTtlMs > 0) this.cache = new LRUCache({ ...byteBounded<string, Principal>(MEMORY_BUDGETS.keyCache), ttl: options.cacheTtlMs });
     options.broadcast.subscribe((message) => {
       if ((message.type === 'key_revoked' || message.type === 'key_changed') && typeof message.hash === 'string') this.cache?.delete(message.hash);
-      if (message.type === 'tenant_changed') this.cache?.clear();
+      if (message.type === 'tenant_changed' || message.type === RESYNC) this.cache?.clear();
     });
   }
 
@@ -70,16 +70,20 @@ export class KeyResolver {
     return principal;
   }
 
-  /** Announces a revocation to every process (and drops it locally at once). */
-  async revoked(hash: string): Promise<void> {
+  /**
+   * Announces a revocation to every process (and drops it locally at once). Returns false when the bus is down: the
+   * revocation is stored all the same, metered requests are refused everywhere while Redis is gone (the limiter lives
+   * there), and every replica drops its whole key cache when the bus comes back (RESYNC), so it can never be missed.
+   */
+  async revoked(hash: string): Promise<boolean> {
     this.cache?.delete(hash);
-    await this.options.broadcast.publish({ type: 'key_revoked', hash });
+    return this.options.broadcast.publish({ type: 'key_revoked', hash }).then(() => true, () => false);
   }
 
-  /** Announces that a key's rate or name changed, so every process re-reads it on its next request. */
-  async changed(hash: string): Promise<void> {
+  /** Announces that a key's rate or name changed, so every process re-reads it on its next request (false: bus down, as above). */
+  async changed(hash: string): Promise<boolean> {
     this.cache?.delete(hash);
-    await this.options.broadcast.publish({ type: 'key_changed', hash });
+    return this.options.broadcast.publish({ type: 'key_changed', hash }).then(() => true, () => false);
   }
 
   private seenWrites?: number;

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
-import type { Broadcast } from '../redis/broadcast.js';
+import { RESYNC, type Broadcast } from '../redis/broadcast.js';
 import { activeFingerprint, activeRules, type ScopedRule } from '../storage/evolved-rules.js';
 import type { Database } from '../storage/schema.js';
 import type { Inspector } from '../workers/pool.js';
@@ -44,7 +44,7 @@ export class ActiveRules {
   async start(resyncMs: number): Promise<void> {
     await this.reload();
     this.deps.broadcast.subscribe((message) => {
-      if (message.type === RULES_CHANGED) this.reload().catch(() => {});
+      if (message.type === RULES_CHANGED || message.type === RESYNC) this.reload().catch(() => {});
     });
     this.timer = setInterval(() => void this.resync(), resyncMs);
     this.timer.unref();

@@ -1,7 +1,7 @@
 import { LRUCache } from 'lru-cache';
 import { defaultPolicy, effectivePolicy } from '../config/tenant-policy.js';
 import type { TenantPolicy } from '../inspect/types.js';
-import type { BroadcastMessage } from '../redis/broadcast.js';
+import { RESYNC, type BroadcastMessage } from '../redis/broadcast.js';
 import type { Services } from '../services.js';
 import { readTenantPolicy } from '../storage/tenant-policies.js';
 import { MEMORY_BUDGETS, byteBounded } from '../memory/budgets.js';
@@ -26,6 +26,7 @@ export class TenantPolicies {
     this.cache = new LRUCache({ ...byteBounded<string, TenantPolicy>(MEMORY_BUDGETS.tenantPolicies), ttl: Math.max(1, services.config.policyCacheTtlMs) });
     services.broadcast.subscribe((message: BroadcastMessage) => {
       if (message.type === POLICY_CHANGED) this.drop(typeof message.tenant === 'string' ? message.tenant : undefined);
+      if (message.type === RESYNC) this.drop(undefined);
     });
   }
 

@@ -11,6 +11,13 @@ export interface BroadcastMessage {
 
 export type Listener = (message: BroadcastMessage) => void;
 
+/**
+ * Delivered locally (never published) when the subscription comes back after Redis was unreachable: messages sent
+ * meanwhile are lost (pub/sub keeps nothing), so every cache that relies on them starts over. Without this, a key
+ * revoked during a Redis outage would stay usable from a replica's key cache after Redis returns.
+ */
+export const RESYNC = 'bus_resync';
+
 export interface Broadcast {
   publish(message: BroadcastMessage): Promise<void>;
   subscribe(listener: Listener): void;
@@ -46,6 +53,14 @@ export function redisBroadcast(publisher: Redis, channel: string): Broadcast {
   });
   // Not awaited: with Redis down at boot the subscription completes when it comes back.
   subscriber.subscribe(channel).catch(() => {});
+  // ioredis re-subscribes by itself on reconnect; what was published in between is gone, so say so.
+  let lost = false;
+  subscriber.on('close', () => (lost = true));
+  subscriber.on('ready', () => {
+    if (!lost) return;
+    lost = false;
+    for (const l of listeners) l({ type: RESYNC });
+  });
   return {
     async publish(message) {
       await publisher.publish(channel, JSON.stringify(message));

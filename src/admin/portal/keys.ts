@@ -92,7 +92,7 @@ export async function portalKeyRoutes(app: FastifyInstance): Promise<void> {
         ratePerMinute: request.body.rate_per_minute,
       });
       if (!updated) throw notFound();
-      await keys.changed(updated.hash);
+      if (!(await keys.changed(updated.hash))) request.log.warn({ event: 'key_changed' }, 'key change not broadcast; replicas drop their key caches when the bus returns');
       return view(updated.record);
     },
   );
@@ -104,7 +104,7 @@ export async function portalKeyRoutes(app: FastifyInstance): Promise<void> {
       const key = await findKey(db, request.params.key_id);
       if (!key || key.tenantId !== request.portal!.tenantId || key.revokedAt !== null) throw notFound();
       const hash = await revokeKey(db, key.keyId);
-      if (hash) await keys.revoked(hash);
+      if (hash && !(await keys.revoked(hash))) request.log.warn({ event: 'key_revoked' }, 'revocation not broadcast; replicas drop their key caches when the bus returns');
       return reply.code(204).send();
     },
   );
