@@ -41,7 +41,7 @@ export async function createServices(config: Config, logStream?: DestinationStre
   if (config.apiKeys.length > 0) {
     for (const k of config.apiKeys) await ensureTenant(storage.db, k.tenant, DEFAULT_PLAN);
   }
-  const revokedBootstrap = await syncBootstrapKeys(storage.db, config.apiKeys, config.defaultRatePerMinute);
+  const revokedBootstrap = await syncBootstrapKeys(storage.db, config.apiKeys, config.sidecarKeyRate);
 
   const redis = config.redisUrl ? createRedis(config.redisUrl) : undefined;
   if (redis && !(await connectRedis(redis))) logger.warn({ dependency: 'redis' }, 'redis unreachable at start; metered routes answer 503 until it is back');
@@ -87,7 +87,7 @@ export async function assertKeysConfigured(services: Services): Promise<void> {
   if ((await countActiveKeys(services.storage.db)) > 0) return;
   throw new StartupError(
     'No API key exists, so every request would be refused. Create one with\n' +
-      '  npx bastion keys create --tenant default\n' +
+      '  npx bastion keys create --tenant default --create-tenant\n' +
       'or set BASTION_API_KEYS=tenant:key, or set ALLOW_UNAUTHENTICATED=true to serve without keys.',
   );
 }
