@@ -103,7 +103,7 @@ export async function startGateway(config: Config, logStream?: DestinationStream
   const proxy = await buildProxyServer(services);
   const admin = await buildAdminServer(services);
   await proxy.listen({ host: config.host, port: config.port });
-  await admin.listen({ host: config.host, port: config.adminPort });
+  await admin.listen({ host: config.adminHost ?? config.host, port: config.adminPort });
   const portOf = (app: FastifyInstance) => {
     const addr = app.server.address();
     return typeof addr === 'object' && addr ? addr.port : 0;
