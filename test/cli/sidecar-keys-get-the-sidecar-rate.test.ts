@@ -3,6 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t from 'tap';
 import { loadConfig } from '../../src/config/load.js';
+import { listKeys, revokeKey, syncBootstrapKeys } from '../../src/storage/api-keys.js';
+import { migrate, openStorage } from '../../src/storage/database.js';
+import { ensureTenant } from '../../src/storage/tenants.js';
+import { databaseUrl, needs, type StorageBackend } from '../helpers/backends.js';
 import { call } from '../helpers/http.js';
 import { runCli, spawnGateway } from '../helpers/process.js';
 import { startTestGateway } from '../helpers/gateway.js';
@@ -67,3 +71,24 @@ t.test('bootstrap keys (BASTION_API_KEYS, the Helm chart’s generated key) get 
   t.equal(minuteQuota(again.headers['ratelimit-policy']), 1200, 'a changed rate reaches a key already stored');
   await second.close();
 });
+
+for (const backend of ['sqlite', 'postgres'] as StorageBackend[]) {
+  t.test(`${backend}: a changed bootstrap rate is written to the stored key; a revoked one stays revoked`, backend === 'postgres' ? await needs('postgres') : {}, async (t) => {
+    const storage = openStorage(await databaseUrl(t, backend));
+    t.teardown(() => storage.close());
+    await migrate(storage);
+    await ensureTenant(storage.db, 'app', 'free');
+    const keys = [{ tenant: 'app', key: 'sidecar-key-0123456789abcdef' }];
+    await syncBootstrapKeys(storage.db, keys, 600);
+    t.same((await listKeys(storage.db, 'app')).map((k) => k.ratePerMinute), [600]);
+    await syncBootstrapKeys(storage.db, keys, 1500);
+    const [stored] = await listKeys(storage.db, 'app');
+    t.equal(stored!.ratePerMinute, 1500);
+    await revokeKey(storage.db, stored!.keyId);
+    t.same(await syncBootstrapKeys(storage.db, keys, 60), []);
+    const after = await listKeys(storage.db, 'app');
+    t.equal(after.length, 1, 'no second key for the same bootstrap value');
+    t.ok(after[0]!.revokedAt, 'an operator revocation survives a restart');
+    t.equal(after[0]!.ratePerMinute, 1500, 'a revoked key is not touched');
+  });
+}
