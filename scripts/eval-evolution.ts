@@ -1,6 +1,6 @@
 /**
- * `npm run eval:evolution [-- path.jsonl]` measures the evolution loop with the offline analyser (no model needed).
- * Takes the labelled dev set (default ../shared/eval/dev.jsonl), finds the attacks the static layers miss, feeds each
+ * `npm run eval:evolution [-- path.jsonl | --dataset DIR]` measures the evolution loop with the offline analyser (no model needed).
+ * Takes the labelled dev set (default: dev.jsonl of BASTION_EVAL_DATASET or ../shared/eval), finds the attacks the static layers miss, feeds each
  * through the offline analyser and the validation gate as the live loop does (redacted text, rules accumulating),
  * and reports recall on those attacks before and after plus the false-positive rate on the benign dev items after.
  * Because the shipped benign regression corpus contains those benign items, a 2-fold held-out run is reported too:
@@ -8,7 +8,7 @@
  * measured on the other half's attacks and benign items. Writes bench/results/evolution-latest.json. Metrics only.
  */
 import { createHash } from 'node:crypto';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { analyse } from '../src/evolution/analysis-task.js';
@@ -18,6 +18,7 @@ import { inspect } from '../src/inspect/pipeline.js';
 import { LAYERS } from '../src/inspect/registry.js';
 import { compileRules, type CompiledRules } from '../src/inspect/rules/compile.js';
 import type { DynamicRule, Kind, Verdict } from '../src/inspect/types.js';
+import { DatasetMissingError, resolveEvalDataset } from './lib/eval-dataset.js';
 import { readJsonl } from './lib/jsonl.js';
 
 interface Row {
@@ -29,7 +30,22 @@ interface Row {
 }
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const path = resolve(process.argv.slice(2).find((a) => !a.startsWith('--')) ?? join(root, '..', 'shared', 'eval', 'dev.jsonl'));
+const path = devSetPath(process.argv.slice(2));
+
+/** A named file, else dev.jsonl of --dataset DIR / BASTION_EVAL_DATASET / ../shared/eval; a clear exit 2 when missing. */
+function devSetPath(argv: string[]): string {
+  const at = argv.indexOf('--dataset');
+  const named = argv.find((a, i) => !a.startsWith('--') && argv[i - 1] !== '--dataset');
+  try {
+    const file = named ? resolve(named) : resolveEvalDataset(root, at >= 0 ? argv[at + 1] : undefined, process.env, 'npm run eval:evolution --').dev;
+    if (!existsSync(file)) throw new DatasetMissingError(`no such file: ${file}`);
+    return file;
+  } catch (err) {
+    if (!(err instanceof DatasetMissingError)) throw err;
+    process.stderr.write(`eval:evolution: ${err.message}\n`);
+    process.exit(2);
+  }
+}
 const started = performance.now();
 
 // The eval's scoring rule (scripts/lib/metrics.ts): secret items count when anything was redacted or blocked.

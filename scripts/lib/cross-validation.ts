@@ -67,10 +67,11 @@ export function crossValidate(
   folds: number,
   seed: number,
   calibrations: Calibrations,
+  onFold?: (unit: string, done: number, total: number) => void,
 ): Outcome[] {
   const foldOf = assignFolds(evalRows, metas, folds, seed);
   const unitOf = new Map([...foldOf].map(([id, fold]) => [id, `fold ${fold}`]));
-  return evaluateHeldOut(evalRows, metas, featurizedOnce(trainingRows), unitOf, calibrations);
+  return evaluateHeldOut(evalRows, metas, featurizedOnce(trainingRows), unitOf, calibrations, onFold ? { onUnit: onFold } : {});
 }
 
 export function featurizedOnce(rows: readonly TrainingRow[] | readonly FeaturizedRow[]): readonly FeaturizedRow[] {

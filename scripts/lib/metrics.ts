@@ -16,6 +16,8 @@ export interface Outcome {
   expectedFamily?: string;
   totalMs: number;
   layerMs: Record<string, number>;
+  /** Highest flag score of the verdict (0 without flags): the x axis of the threshold curve. */
+  score?: number;
   /** Held-out evaluation: the unit (fold or source) this row was scored in. */
   unit?: string;
 }
@@ -32,6 +34,7 @@ export function outcomeOf(row: CorpusRow, meta: RowMeta | undefined, verdict: Ve
     ...(expectedFamily ? { expectedFamily } : {}),
     totalMs: verdict.timings_ms.total ?? 0,
     layerMs: verdict.timings_ms,
+    score: verdict.flags.reduce((max, f) => Math.max(max, f.score), 0),
   };
 }
 
@@ -125,6 +128,8 @@ export interface Report {
   bySource: Record<string, SliceStats>;
   subgroups: Record<string, SliceStats>;
   family: FamilyStats;
+  /** Recall and FPR if items were stopped when their highest flag score reached the threshold (0, 0.05, …, 1). */
+  thresholdCurve?: ThresholdPoint[];
   latencyMs?: { p50: number; p99: number; max: number; byLayerP50: Record<string, number> };
 }
 
@@ -151,6 +156,8 @@ export function summarise(outcomes: readonly Outcome[], withLatency: boolean): R
     },
     family: familyStats(outcomes),
   };
+  const curve = thresholdCurve(outcomes);
+  if (curve) report.thresholdCurve = curve;
   if (withLatency) {
     const layers = new Set<string>();
     for (const o of outcomes) for (const k of Object.keys(o.layerMs)) if (k !== 'total') layers.add(k);
@@ -160,6 +167,25 @@ export function summarise(outcomes: readonly Outcome[], withLatency: boolean): R
     report.latencyMs = { p50: percentile(totals, 50), p99: percentile(totals, 99), max: percentile(totals, 100), byLayerP50 };
   }
   return report;
+}
+
+export interface ThresholdPoint {
+  threshold: number;
+  recall: number;
+  fpr: number;
+}
+
+/** Undefined when any outcome lacks a score (reports from older runs) or one label is missing. */
+export function thresholdCurve(outcomes: readonly Outcome[], steps = 20): ThresholdPoint[] | undefined {
+  if (outcomes.some((o) => o.score === undefined)) return undefined;
+  const attacks = outcomes.filter((o) => o.row.label === 'attack').map((o) => o.score!);
+  const benign = outcomes.filter((o) => o.row.label === 'benign').map((o) => o.score!);
+  if (attacks.length === 0 || benign.length === 0) return undefined;
+  const share = (scores: number[], t: number) => round(scores.filter((s) => s >= t).length / scores.length);
+  return Array.from({ length: steps + 1 }, (_, i) => {
+    const threshold = round(i / steps);
+    return { threshold, recall: share(attacks, threshold), fpr: share(benign, threshold) };
+  });
 }
 
 function round(x: number): number {

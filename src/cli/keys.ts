@@ -3,7 +3,7 @@ import type { Config } from '../config/schema.js';
 import { closeRedis, connectRedis, createRedis } from '../redis/client.js';
 import { createApiKey, findKey, listKeys, revokeKey } from '../storage/api-keys.js';
 import { migrate, openStorage } from '../storage/database.js';
-import { ensureTenant } from '../storage/tenants.js';
+import { ensureTenant, findTenant } from '../storage/tenants.js';
 import { TENANT_ID, parse, positiveInt } from './args.js';
 import { UsageError } from './main.js';
 
@@ -13,10 +13,16 @@ export async function keysCommand(config: Config, argv: string[]): Promise<numbe
   try {
     await migrate(storage);
     if (sub === 'create') {
-      const { values } = parse(rest, { tenant: { type: 'string' }, name: { type: 'string' }, rate: { type: 'string' } });
+      const { values } = parse(rest, { tenant: { type: 'string' }, name: { type: 'string' }, rate: { type: 'string' }, 'create-tenant': { type: 'boolean' } });
       if (!values.tenant || !TENANT_ID.test(values.tenant)) throw new UsageError('keys create needs --tenant ID (1–64 of A-Z a-z 0-9 _ . -)');
       const rate = positiveInt(values.rate, '--rate', 1_000_000) ?? config.defaultRatePerMinute;
-      await ensureTenant(storage.db, values.tenant, DEFAULT_PLAN);
+      // A typo in --tenant must not silently open a new tenant with its own quota and policy.
+      if (values['create-tenant']) await ensureTenant(storage.db, values.tenant, DEFAULT_PLAN);
+      else if (!(await findTenant(storage.db, values.tenant))) {
+        throw new UsageError(
+          `no tenant ${values.tenant}: create it with \`bastion tenants create ${values.tenant} [--plan P]\`, or add --create-tenant (plan ${DEFAULT_PLAN})`,
+        );
+      }
       const { key, record } = await createApiKey(storage.db, { tenantId: values.tenant, name: values.name ?? 'cli', ratePerMinute: rate, source: 'cli' });
       process.stdout.write(`key_id: ${record.keyId}\ntenant: ${record.tenantId}\nrate:   ${rate}/min\nkey:    ${key}\n(shown once: only its SHA-256 is stored)\n`);
       return 0;

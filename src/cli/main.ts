@@ -10,7 +10,9 @@ const USAGE = `Usage: bastion <command>
   serve                                        start both listeners
   quickstart                                   create a first key if none exists, print it, then serve
   migrate                                      apply storage migrations
-  keys create --tenant ID [--name N] [--rate N]   create an API key (printed once)
+  keys create --tenant ID [--name N] [--rate N] [--create-tenant]
+                                               create an API key (printed once); the tenant must
+                                               exist unless --create-tenant
   keys list [--tenant ID]                      list keys (prefixes only)
   keys revoke KEY_ID                           revoke a key everywhere
   tenants create ID [--plan P]                 create a tenant

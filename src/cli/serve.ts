@@ -32,9 +32,9 @@ export async function quickstartCommand(config: Config): Promise<number> {
       await migrate(storage);
       if ((await countActiveKeys(storage.db)) === 0) {
         await ensureTenant(storage.db, 'default', DEFAULT_PLAN);
-        const { key, record } = await createApiKey(storage.db, { tenantId: 'default', name: 'quickstart', ratePerMinute: config.defaultRatePerMinute, source: 'cli' });
+        const { key, record } = await createApiKey(storage.db, { tenantId: 'default', name: 'quickstart', ratePerMinute: config.sidecarKeyRate, source: 'cli' });
         process.stdout.write(
-          `\nCreated a first API key for tenant "default" (${record.keyId}). It is shown only this once:\n\n  ${key}\n\n` +
+          `\nCreated a first API key for tenant "default" (${record.keyId}, ${record.ratePerMinute} requests/min). It is shown only this once:\n\n  ${key}\n\n` +
             `Try: curl -H 'X-API-Key: ${key}' http://${config.host}:${config.port}/health\n\n`,
         );
       }

@@ -184,6 +184,8 @@ export const SCHEMA = {
   evolutionRetryAfterSeconds: setting('EVOLUTION_RETRY_AFTER_S', 'When an attack whose analysis failed or was skipped for budget may be analysed again', int(1, 30 * 86_400), defaults.evolutionRetryAfterSeconds),
   evolutionHitFlushMs: setting('EVOLUTION_HIT_FLUSH_MS', 'How often rule hit counters are persisted', int(100, 600_000), defaults.evolutionHitFlushMs),
   evolutionResyncMs: setting('EVOLUTION_RESYNC_MS', 'How often a replica checks the store for rule changes it missed on the pub/sub bus', int(100, 3_600_000), defaults.evolutionResyncMs),
+  sidecarKeyRate: setting('BASTION_SIDECAR_KEY_RATE', "Requests per minute of the key a set-up creates for one app: npm start's first key and each BASTION_API_KEYS bootstrap key (the Helm chart's generated key). Keys from `keys create` or the portal keep BASTION_DEFAULT_RATE (see docs/DEPLOYMENT.md)", int(1, 1_000_000), defaults.sidecarKeyRate),
+  adminHost: setting('BASTION_ADMIN_HOST', 'Bind address of the admin listener when it differs from BASTION_HOST (e.g. a sidecar keeps its data plane on 127.0.0.1 but exposes the console, site pages, /ext/* and tunnels); unset: BASTION_HOST', text(1, 255), undefined),
 } as const;
 
 type Schema = typeof SCHEMA;

@@ -16,7 +16,7 @@ const RETRY_AFTER_S = '5';
  * is served unchecked: no route exists here. runtime.ts replaces these listeners with the real ones, on the same
  * ports, once migrations have run.
  */
-export async function startStandby(options: { host: string; ports: { proxy: number; admin: number }; logger: Logger; bodyLimit: number }): Promise<Standby> {
+export async function startStandby(options: { host: string; adminHost: string; ports: { proxy: number; admin: number }; logger: Logger; bodyLimit: number }): Promise<Standby> {
   const build = (): FastifyInstance => {
     const app = createHttpApp({ logger: options.logger, bodyLimit: options.bodyLimit, trustProxy: false });
     const config = { auth: 'public' as const, limit: 'none' as const };
@@ -30,7 +30,7 @@ export async function startStandby(options: { host: string; ports: { proxy: numb
   const proxy = build();
   const admin = build();
   await proxy.listen({ host: options.host, port: options.ports.proxy });
-  await admin.listen({ host: options.host, port: options.ports.admin });
+  await admin.listen({ host: options.adminHost, port: options.ports.admin });
   const port = (app: FastifyInstance) => (app.server.address() as { port: number }).port;
   return {
     ports: { proxy: port(proxy), admin: port(admin) },

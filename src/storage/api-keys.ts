@@ -98,8 +98,9 @@ export async function touchKey(db: Kysely<Database>, keyId: string, at: number):
 }
 
 /**
- * Makes the stored env-sourced keys match BASTION_API_KEYS: adds new ones, revokes those no longer listed.
- * Returns the hashes revoked.
+ * Makes the stored env-sourced keys match BASTION_API_KEYS: adds new ones, revokes those no longer listed, and
+ * gives the listed ones the configured rate (BASTION_SIDECAR_KEY_RATE), so changing it takes effect at the next
+ * start even where the database persists. Returns the hashes revoked.
  */
 export async function syncBootstrapKeys(
   db: Kysely<Database>,
@@ -112,6 +113,7 @@ export async function syncBootstrapKeys(
   for (const row of existing) {
     if (wanted.has(row.key_hash) && wanted.get(row.key_hash)!.tenant === row.tenant_id) {
       wanted.delete(row.key_hash);
+      if (row.rate_per_minute !== ratePerMinute) await updateKey(db, row.tenant_id, row.key_id, { ratePerMinute });
     } else {
       await revokeKey(db, row.key_id);
       revoked.push(row.key_hash);

@@ -104,7 +104,7 @@ t.test('sidecar demo pod: the app calls the Bastion beside it on loopback', asyn
 });
 
 t.test('probes: startup and liveness on /livez, readiness on /readyz, all on the data port', async (t) => {
-  for (const values of [{}, { mode: 'gateway', ports: { http: 9090, admin: 9091 } }]) {
+  for (const values of [{ mode: 'gateway' }, { mode: 'gateway', ports: { http: 9090, admin: 9091 } }]) {
     const objects = render(values);
     const cm = find(objects, 'ConfigMap', 'demo-bastion') as unknown as ConfigMap;
     const port = Number(cm.data!.BASTION_PORT);
@@ -114,6 +114,15 @@ t.test('probes: startup and liveness on /livez, readiness on /readyz, all on the
     t.equal(c.livenessProbe?.httpGet?.path, '/livez');
     t.equal(c.readinessProbe?.httpGet?.path, '/readyz');
     for (const probe of [c.startupProbe, c.livenessProbe, c.readinessProbe]) t.equal(probe?.httpGet?.port, port);
+  }
+  // Sidecar: the data plane is on 127.0.0.1, which the kubelet cannot reach, so the probes run in the container.
+  for (const values of [{}, { ports: { http: 9090, admin: 9091 } }]) {
+    const objects = render(values);
+    const port = Number((find(objects, 'ConfigMap', 'demo-bastion') as unknown as ConfigMap).data!.BASTION_PORT);
+    const c = bastionOf(deployment(objects.find((o) => o.kind === 'Deployment')!));
+    const urls = [c.startupProbe, c.livenessProbe, c.readinessProbe].map((p) => /fetch\('([^']+)'\)/.exec(p?.exec?.command?.[2] ?? '')?.[1]);
+    t.same(urls, [`http://127.0.0.1:${port}/livez`, `http://127.0.0.1:${port}/livez`, `http://127.0.0.1:${port}/readyz`]);
+    t.equal(c.startupProbe?.exec?.command?.[0], 'node', 'the image has node, not curl');
   }
 });
 
@@ -256,7 +265,8 @@ t.test('values.schema.json rejects malformed values before anything renders', as
 t.test('install notes tell the user where to point OPENAI_BASE_URL', async (t) => {
   const sidecar = notes({});
   t.match(sidecar, 'OPENAI_BASE_URL=http://127.0.0.1:8080/v1');
-  t.match(sidecar, /WARNING: no bootstrap API key/, 'warns that Bastion will refuse to start');
+  t.notMatch(sidecar, /WARNING/, 'a default install generates its key');
+  t.match(notes({ secrets: { generate: { enabled: false } } }), /WARNING: no bootstrap API key/, 'warns that Bastion will refuse to start');
   t.match(sidecar, 'include "bastion.sidecarContainer"');
   const gateway = notes({ mode: 'gateway', secrets: { values: { BASTION_API_KEYS: API_KEYS } } });
   t.match(gateway, 'http://demo-bastion.apps.svc:8080/v1');

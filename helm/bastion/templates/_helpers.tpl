@@ -105,17 +105,17 @@ env:
 {{- define "bastion.probes" -}}
 {{- $p := .Values.probes -}}
 startupProbe:
-  httpGet: { path: /livez, port: {{ .Values.ports.http }} }
+  {{- include "bastion.probeAction" (list . "/livez") | nindent 2 }}
   periodSeconds: {{ $p.startup.periodSeconds }}
   timeoutSeconds: {{ $p.startup.timeoutSeconds }}
   failureThreshold: {{ $p.startup.failureThreshold }}
 livenessProbe:
-  httpGet: { path: /livez, port: {{ .Values.ports.http }} }
+  {{- include "bastion.probeAction" (list . "/livez") | nindent 2 }}
   periodSeconds: {{ $p.liveness.periodSeconds }}
   timeoutSeconds: {{ $p.liveness.timeoutSeconds }}
   failureThreshold: {{ $p.liveness.failureThreshold }}
 readinessProbe:
-  httpGet: { path: /readyz, port: {{ .Values.ports.http }} }
+  {{- include "bastion.probeAction" (list . "/readyz") | nindent 2 }}
   periodSeconds: {{ $p.readiness.periodSeconds }}
   timeoutSeconds: {{ $p.readiness.timeoutSeconds }}
   failureThreshold: {{ $p.readiness.failureThreshold }}
@@ -178,7 +178,7 @@ Render-time checks: every combination that would deploy but misbehave fails here
 {{- define "bastion.validate" -}}
 {{- $v := .Values }}
 {{- $secretKeys := include "bastion.secretEnvNames" . | fromJsonArray }}
-{{- $managed := dict "BASTION_HOST" "it must be 0.0.0.0 so the kubelet's probes reach the pod IP" "BASTION_PORT" "set ports.http" "BASTION_ADMIN_PORT" "set ports.admin" "BASTION_SHUTDOWN_GRACE_MS" "set shutdown.graceMs, which also sizes terminationGracePeriodSeconds" }}
+{{- $managed := dict "BASTION_HOST" "set by mode: 127.0.0.1 in sidecar mode, the pod IP (0.0.0.0) in gateway mode" "BASTION_ADMIN_HOST" "set sidecar.exposeAdmin" "BASTION_SIDECAR_KEY_RATE" "set keyRatePerMinute" "BASTION_PORT" "set ports.http" "BASTION_ADMIN_PORT" "set ports.admin" "BASTION_SHUTDOWN_GRACE_MS" "set shutdown.graceMs, which also sizes terminationGracePeriodSeconds" }}
 {{- range $name, $_ := $v.env }}
 {{- if has $name $secretKeys }}
 {{- fail (printf "env.%s would put a secret into a ConfigMap: use secrets.values.%s (database.url / redis.url for the storage URLs) or secrets.existingSecret" $name $name) }}
@@ -233,5 +233,54 @@ Render-time checks: every combination that would deploy but misbehave fails here
 {{- if and $v.autoscaling.enabled (gt (int $v.autoscaling.minReplicas) (int $v.autoscaling.maxReplicas)) }}
 {{- fail "autoscaling.minReplicas must not exceed autoscaling.maxReplicas" }}
 {{- end }}
+{{- end }}
+{{- end }}
+
+{{/*
+The chart Secret's entries as JSON (plain values, not yet base64). Context: (dict "Values" .Values "existing" S),
+where S is the Secret already in the cluster (from lookup) or empty. With secrets.generate.enabled, a first API key
+and a master key fill what values leaves empty: taken from S when it has them (so upgrades never rotate them), new
+random ones otherwise. Kept separate from the lookup so tests can hand it an existing Secret.
+*/}}
+{{- define "bastion.secretData" -}}
+{{- $v := .Values }}
+{{- $data := dict }}
+{{- range $name, $value := $v.secrets.values }}
+{{- if $value }}{{ $_ := set $data $name (toString $value) }}{{ end }}
+{{- end }}
+{{- with $v.database.url }}{{ $_ := set $data "DATABASE_URL" . }}{{ end }}
+{{- with $v.redis.url }}{{ $_ := set $data "REDIS_URL" . }}{{ end }}
+{{- if (($v.secrets).generate).enabled }}
+{{- $old := (.existing | default dict).data | default dict }}
+{{- if not (hasKey $data "BASTION_API_KEYS") }}
+{{- if get $old "BASTION_API_KEYS" }}
+{{- $_ := set $data "BASTION_API_KEYS" (get $old "BASTION_API_KEYS" | b64dec) }}
+{{- else }}
+{{- $_ := set $data "BASTION_API_KEYS" (printf "%s:bst_%s" $v.secrets.generate.tenant (randAlphaNum 43)) }}
+{{- end }}
+{{- end }}
+{{- if not (hasKey $data "BASTION_MASTER_KEY") }}
+{{- if get $old "BASTION_MASTER_KEY" }}
+{{- $_ := set $data "BASTION_MASTER_KEY" (get $old "BASTION_MASTER_KEY" | b64dec) }}
+{{- else }}
+{{- /* randBytes gives base64, which BASTION_MASTER_KEY accepts as is. */}}
+{{- $_ := set $data "BASTION_MASTER_KEY" (randBytes 32) }}
+{{- end }}
+{{- end }}
+{{- end }}
+{{- toJson $data }}
+{{- end }}
+
+{{/*
+One probe's action. Gateway: an HTTP GET on the pod IP. Sidecar: the data plane listens on 127.0.0.1 only, which
+the kubelet cannot reach, so the check runs inside the container with the Node it already has (no curl in the image).
+*/}}
+{{- define "bastion.probeAction" -}}
+{{- $ctx := index . 0 }}{{ $path := index . 1 }}
+{{- if eq $ctx.Values.mode "gateway" -}}
+httpGet: { path: {{ $path }}, port: {{ $ctx.Values.ports.http }} }
+{{- else -}}
+exec:
+  command: ["node", "-e", "fetch('http://127.0.0.1:{{ $ctx.Values.ports.http }}{{ $path }}').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
 {{- end }}
 {{- end }}
