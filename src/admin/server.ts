@@ -6,6 +6,7 @@ import { probeRoutes } from '../http/probes.js';
 import type { Services } from '../services.js';
 import { operatorBillingRoutes } from './billing/operator.js';
 import { applyRouteEntitlements } from './entitlements.js';
+import { financialRoutes } from './financial/routes.js';
 import { decoratePortalAuth } from './portal/context.js';
 import { tenantPolicyRoutes } from './policy/routes.js';
 import { portalRoutes } from './portal/index.js';
@@ -32,5 +33,6 @@ export async function buildAdminServer(services: Services): Promise<FastifyInsta
   await app.register(operatorBillingRoutes, { prefix: '/admin/billing' });
   await app.register(ruleRoutes, { prefix: '/admin/rules' });
   await app.register(tenantPolicyRoutes, { prefix: '/admin/tenants' });
+  await app.register(financialRoutes, { prefix: '/financial' });
   return app;
 }
