@@ -13,6 +13,7 @@ import { portalRoutes } from './portal/index.js';
 import { publishAdminRateLimitPolicy } from './rate-limit-policy.js';
 import { ruleRoutes } from './rules/routes.js';
 import { sessionRoutes } from './session/index.js';
+import { tenantImpactRoutes } from './tenant/impact.js';
 
 /**
  * The admin listener (BASTION_ADMIN_PORT): portal, agents, financial, tunnels and operator routes.
@@ -34,5 +35,6 @@ export async function buildAdminServer(services: Services): Promise<FastifyInsta
   await app.register(ruleRoutes, { prefix: '/admin/rules' });
   await app.register(tenantPolicyRoutes, { prefix: '/admin/tenants' });
   await app.register(financialRoutes, { prefix: '/financial' });
+  await app.register(tenantImpactRoutes, { prefix: '/tenant' });
   return app;
 }
