@@ -7,6 +7,7 @@ import type { Services } from '../services.js';
 import { operatorBillingRoutes } from './billing/operator.js';
 import { applyRouteEntitlements } from './entitlements.js';
 import { financialRoutes } from './financial/routes.js';
+import { neutralizerRoutes } from './neutralizer/routes.js';
 import { decoratePortalAuth } from './portal/context.js';
 import { tenantPolicyRoutes } from './policy/routes.js';
 import { portalRoutes } from './portal/index.js';
@@ -36,5 +37,6 @@ export async function buildAdminServer(services: Services): Promise<FastifyInsta
   await app.register(tenantPolicyRoutes, { prefix: '/admin/tenants' });
   await app.register(financialRoutes, { prefix: '/financial' });
   await app.register(tenantImpactRoutes, { prefix: '/tenant' });
+  await app.register(neutralizerRoutes, { prefix: '/threat/neutralizer' });
   return app;
 }
