@@ -7,7 +7,7 @@ import { impactReport } from '../../financial/report.js';
 import { estimatedTraffic, liveTraffic, type ResolvedTraffic } from '../../financial/traffic.js';
 import { totalsBetween, utcDay } from '../../storage/daily-stats.js';
 import { apiKeyAuth, scopedTenant } from '../api-key-auth.js';
-import { CostSavedQuery, CostSavedResponse, ImpactQuery, ImpactResponse, ProposalBody, ProposalResponse, RoiQuery, RoiResponse } from './schemas.js';
+import { CostSavedQuery, Forbidden, CostSavedResponse, ImpactQuery, ImpactResponse, ProposalBody, ProposalResponse, RoiQuery, RoiResponse } from './schemas.js';
 
 const DAY_MS = 86_400_000;
 /** SPEC §4.7: `requests` omitted → the tenant's last 30 days (today included) scaled to a month. */
@@ -44,7 +44,7 @@ export async function financialRoutes(app: FastifyInstance): Promise<void> {
 
   app.get<{ Querystring: Static<typeof ImpactQuery> }>(
     '/impact',
-    { config, schema: { summary: 'Monthly impact breakdown, 3-year projection and ROI by tier', querystring: ImpactQuery, response: { 200: ImpactResponse } } },
+    { config, schema: { summary: 'Monthly impact breakdown, 3-year projection and ROI by tier', querystring: ImpactQuery, response: { 200: ImpactResponse, 403: Forbidden } } },
     async (request) => {
       const tenantId = scopedTenant(request, request.query.tenant_id);
       const q = request.query;
@@ -55,7 +55,7 @@ export async function financialRoutes(app: FastifyInstance): Promise<void> {
 
   app.get<{ Querystring: Static<typeof RoiQuery> }>(
     '/roi',
-    { config, schema: { summary: 'ROI, payback and 3-year projection for one tier', querystring: RoiQuery, response: { 200: RoiResponse } } },
+    { config, schema: { summary: 'ROI, payback and 3-year projection for one tier', querystring: RoiQuery, response: { 200: RoiResponse, 403: Forbidden } } },
     async (request) => {
       const tenantId = scopedTenant(request, request.query.tenant_id);
       const q = request.query;
@@ -68,7 +68,7 @@ export async function financialRoutes(app: FastifyInstance): Promise<void> {
 
   app.get<{ Querystring: Static<typeof CostSavedQuery> }>(
     '/cost-saved',
-    { config, schema: { summary: 'Cumulative LLM inference cost saved: blocked requests, shadow-banned ones among them, never forwarded', querystring: CostSavedQuery, response: { 200: CostSavedResponse } } },
+    { config, schema: { summary: 'Cumulative LLM inference cost saved: blocked requests, shadow-banned ones among them, never forwarded', querystring: CostSavedQuery, response: { 200: CostSavedResponse, 403: Forbidden } } },
     async (request) => {
       const tenantId = scopedTenant(request, request.query.tenant_id);
       const to = utcDay(Date.now());

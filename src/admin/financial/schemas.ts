@@ -5,6 +5,8 @@ import { ROI_TIERS } from '../../financial/impact.js';
 
 /** Wire shapes of /financial/* (SPEC §4.7). Every parameter bounded; other values → 422. */
 
+/** Documented on routes that take `tenant_id`. */
+export const Forbidden = { description: 'tenant_id names another tenant (BASTION_ERR_TENANT_FORBIDDEN): the same answer whether it exists or not' };
 export const TenantId = Type.String({ pattern: '^[A-Za-z0-9_.-]{1,64}$', description: "Optional: must be the credential's own tenant (any other → 403)" });
 const Industry = Type.Enum([...INDUSTRIES], { default: 'saas', description: 'Selects the average breach cost (config/financial.json)' });
 const Requests = Type.Integer({ minimum: 1, maximum: 10_000_000_000, description: "Monthly request volume, 1 to 10^10. Omitted: the tenant's last 30 days scaled to a month (live=true)" });

@@ -8,6 +8,7 @@ import { nextMonthStart } from '../../limits/month.js';
 import { flagTotals } from '../../storage/daily-flags.js';
 import { dayRows, utcDay } from '../../storage/daily-stats.js';
 import { apiKeyAuth, planOf, scopedTenant } from '../api-key-auth.js';
+import { Forbidden } from '../financial/schemas.js';
 import { ImpactQuery, ImpactReport } from './schemas.js';
 
 const DAY_MS = 86_400_000;
@@ -57,6 +58,7 @@ export async function tenantImpactRoutes(app: FastifyInstance): Promise<void> {
         response: {
           200: { description: 'The report (JSON), or the sparkline (image/svg+xml)', content: { 'application/json': { schema: ImpactReport }, 'image/svg+xml': { schema: { type: 'string' } } } },
           304: { description: 'Not modified: If-None-Match matched the current ETag', type: 'null' },
+          403: Forbidden,
         },
       },
     },
