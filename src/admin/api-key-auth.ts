@@ -19,7 +19,8 @@ import { requireBearer } from './portal/bearer.js';
 export async function apiKeyAuth(app: FastifyInstance): Promise<void> {
   app.addHook('onRequest', async (request, reply) => {
     if (request.is404 || request.routeOptions.config.auth === 'public') return;
-    if (request.routeOptions.config.portalBearer && request.headers['x-api-key'] === undefined && typeof request.headers.authorization === 'string') {
+    const authorization = request.headers.authorization;
+    if (request.routeOptions.config.portalBearer && request.headers['x-api-key'] === undefined && typeof authorization === 'string' && /^Bearer\s/i.test(authorization)) {
       await requireBearer(request, reply);
       return;
     }

@@ -118,6 +118,9 @@ for (const backend of ['sqlite', 'postgres'] as StorageBackend[]) {
       t.equal(mine.json<Report>().tenant_id, judy.tenant_id);
       t.equal((await get('?tenant_id=acme', bearer(judy.access))).status, 403);
       t.equal((await get('', { authorization: 'Bearer not-a-token' })).status, 401);
+      const basic = await get('', { authorization: 'Basic dXNlcjpwYXNz' });
+      t.equal(basic.status, 401);
+      t.equal(basic.headers['www-authenticate'], 'ApiKey', 'only a Bearer token takes the portal path');
       const none = await get('', {});
       t.equal(none.status, 401);
       t.equal(none.headers['www-authenticate'], 'ApiKey');
