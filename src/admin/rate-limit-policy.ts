@@ -34,6 +34,11 @@ function tenantPolicies(request: FastifyRequest): PolicyState[] {
  */
 export async function publishAdminRateLimitPolicy(request: FastifyRequest, reply: FastifyReply, payload: unknown): Promise<unknown> {
   if (reply.hasHeader('ratelimit-policy')) return payload;
+  // An API-key route (src/admin/api-key-auth.ts) consumed the key's window: its counters are published as on the data plane.
+  if (request.principal && request.rateState) {
+    reply.headers(rateLimitHeaders(request.rateState));
+    return payload;
+  }
   const noted = request.rateState?.length ? request.rateState.map(({ name, quota, windowSeconds }) => ({ name, quota, windowSeconds })) : undefined;
   reply.headers(rateLimitHeaders(noted ?? tenantPolicies(request)));
   return payload;

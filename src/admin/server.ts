@@ -6,12 +6,15 @@ import { probeRoutes } from '../http/probes.js';
 import type { Services } from '../services.js';
 import { operatorBillingRoutes } from './billing/operator.js';
 import { applyRouteEntitlements } from './entitlements.js';
+import { financialRoutes } from './financial/routes.js';
+import { neutralizerRoutes } from './neutralizer/routes.js';
 import { decoratePortalAuth } from './portal/context.js';
 import { tenantPolicyRoutes } from './policy/routes.js';
 import { portalRoutes } from './portal/index.js';
 import { publishAdminRateLimitPolicy } from './rate-limit-policy.js';
 import { ruleRoutes } from './rules/routes.js';
 import { sessionRoutes } from './session/index.js';
+import { tenantImpactRoutes } from './tenant/impact.js';
 
 /**
  * The admin listener (BASTION_ADMIN_PORT): portal, agents, financial, tunnels and operator routes.
@@ -32,5 +35,8 @@ export async function buildAdminServer(services: Services): Promise<FastifyInsta
   await app.register(operatorBillingRoutes, { prefix: '/admin/billing' });
   await app.register(ruleRoutes, { prefix: '/admin/rules' });
   await app.register(tenantPolicyRoutes, { prefix: '/admin/tenants' });
+  await app.register(financialRoutes, { prefix: '/financial' });
+  await app.register(tenantImpactRoutes, { prefix: '/tenant' });
+  await app.register(neutralizerRoutes, { prefix: '/threat/neutralizer' });
   return app;
 }

@@ -5,12 +5,15 @@ export interface Plan {
   monthlyQuota: number | null;
   defaultRatePerMinute: number;
   maxRatePerMinute: number;
+  /** List price per month in USD; null = price on request (enterprise). */
+  priceUsd: number | null;
 }
 
 interface RawPlan {
   monthly_quota: number | null;
   default_rate_per_minute: number;
   max_rate_per_minute: number;
+  price_usd: number | null;
 }
 
 export const PLAN_NAMES: readonly string[] = catalogue.tiers;
@@ -25,6 +28,7 @@ export function getPlan(name: string): Plan {
     monthlyQuota: raw.monthly_quota,
     defaultRatePerMinute: raw.default_rate_per_minute,
     maxRatePerMinute: raw.max_rate_per_minute,
+    priceUsd: raw.price_usd,
   };
 }
 

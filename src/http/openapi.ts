@@ -61,7 +61,7 @@ export async function registerOpenApi(app: FastifyInstance, title: string): Prom
       },
     },
     transform: ({ schema, url, route }) => {
-      const cfg = (route.config ?? {}) as { security?: Security; rateLimited?: boolean };
+      const cfg = (route.config ?? {}) as { security?: Security; rateLimited?: boolean; portalBearer?: boolean };
       const security = cfg.security ?? 'public';
       const doc = { ...(schema ?? {}) } as Record<string, unknown>;
       const responses = { ...((doc.response as Record<string, unknown>) ?? {}) };
@@ -88,6 +88,8 @@ export async function registerOpenApi(app: FastifyInstance, title: string): Prom
       responses['5XX'] ??= { description: 'The gateway failed: retry with backoff, never a block verdict', content: json(errorSchema) };
       doc.response = responses;
       if (security !== 'public') doc.security = [{ [security]: [] }];
+      // Admin API-key routes that also take the portal bearer token (src/admin/api-key-auth.ts): either scheme.
+      if (cfg.portalBearer) doc.security = [{ [security]: [] }, { bearer: [] }];
       return { schema: doc, url };
     },
   });

@@ -102,3 +102,17 @@ export async function dayRows(db: Kysely<Database>, tenantId: string, fromDay: s
   }
   return out;
 }
+
+/** The tenant's counters summed over `fromDay`..`toDay` inclusive, in one aggregate query (zeros without traffic). */
+export async function totalsBetween(db: Kysely<Database>, tenantId: string, fromDay: string, toDay: string): Promise<DayCounts> {
+  const row = await db
+    .selectFrom('daily_stats')
+    .select((eb) => COUNTERS.map((c) => eb.fn.sum<number | string | null>(c).as(c)))
+    .where('tenant_id', '=', tenantId)
+    .where('day', '>=', fromDay)
+    .where('day', '<=', toDay)
+    .executeTakeFirst();
+  const out = emptyCounts();
+  if (row) for (const k of COUNTERS) out[k] = Number((row as Record<string, unknown>)[k] ?? 0);
+  return out;
+}

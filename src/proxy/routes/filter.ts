@@ -3,7 +3,7 @@ import type { Static } from 'typebox';
 import { RequestValidationError } from '../../errors.js';
 import { judge } from '../filter/judge.js';
 import { BatchBody, BatchResponse, DemoBody, FilterBody, VerdictResponse } from '../filter/schemas.js';
-import { limitPerIp, consumeMonthlyQuota } from '../hooks/rate-limit.js';
+import { limitPerIp, consumeMonthlyQuota } from '../../http/hooks/rate-limit.js';
 
 /** ERS entity: the tenant (SPEC §1), or tenant + end user when the caller names one. */
 const entityOf = (tenantId: string, user?: string) => (user ? `${tenantId}/${user}` : tenantId);

@@ -9,9 +9,15 @@ const unauthenticated = () => new BastionError('UNAUTHENTICATED', { headers: { '
 
 /**
  * onRequest: X-API-Key → principal (SPEC §5). Unknown or missing → 401 with `WWW-Authenticate: ApiKey`.
- * With ALLOW_UNAUTHENTICATED=true a request *without* a key is served as the `default` tenant; a wrong key is still 401.
+ * With ALLOW_UNAUTHENTICATED=true a data-plane request *without* a key is served as the `default` tenant; a wrong key
+ * is still 401. Shared by both listeners: the data plane (src/proxy/server.ts) and the admin listener's API-key routes
+ * (src/admin/api-key-auth.ts), which never serve anonymous callers.
  */
 export async function authenticate(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
+  await authenticateApiKey(request, { allowAnonymous: request.server.services.config.allowUnauthenticated });
+}
+
+export async function authenticateApiKey(request: FastifyRequest, options: { allowAnonymous: boolean }): Promise<void> {
   const query = request.query as Record<string, unknown> | undefined;
   if (query && Object.keys(query).some((k) => QUERY_KEY_NAMES.has(k.toLowerCase()))) {
     throw new BastionError('QUERY_KEY_REFUSED', { headers: { 'www-authenticate': 'ApiKey' } });
@@ -19,7 +25,7 @@ export async function authenticate(request: FastifyRequest, _reply: FastifyReply
   const services = request.server.services;
   const header = request.headers['x-api-key'] ?? bearerKey(request);
   if (header === undefined || header === '') {
-    if (services.config.allowUnauthenticated) {
+    if (options.allowAnonymous) {
       request.principal = anonymous(services.config.defaultRatePerMinute, request.ip);
       request.tenantId = request.principal.tenantId;
       return;

@@ -1,0 +1,95 @@
+import type { FastifyRequest } from 'fastify';
+import { BastionError } from '../errors.js';
+import { requestGone } from '../http/create-app.js';
+import type { ErsState, Kind, Role, Verdict } from '../inspect/types.js';
+import type { ScopedRequest } from '../workers/inspect-task.js';
+import { tenantPolicies } from '../policy/tenant-policies.js';
+
+export interface Item {
+  content: string;
+  kind?: Kind;
+  /** Provenance (the chat message's role, /filter's `role`); absent: derived from the kind, untrusted. */
+  role?: Role;
+}
+
+export interface JudgeOptions {
+  strict?: boolean;
+  /** ERS entity, or undefined for routes that keep no entity score (/demo/filter). */
+  entity?: string;
+  contentLimitBytes: number;
+  /** false for inspections of model output (point B): the portal counts what tenants send. */
+  record?: boolean;
+}
+
+export type Judgement = Verdict & { request_id: string; ers: { score: number; shadow_banned: boolean } };
+
+/**
+ * Shared by /filter, /filter/batch, /demo/filter, the chat and embeddings guards and POST /threat/neutralizer/assess: bound the content, read ERS, inspect in the pool,
+ * record the outcome in ERS. The response reports ERS as it stood when the request was judged.
+ */
+export async function judge(request: FastifyRequest, items: Item[], options: JudgeOptions): Promise<Judgement[]> {
+  items.forEach((item, i) => {
+    if (Buffer.byteLength(item.content, 'utf8') > options.contentLimitBytes) {
+      throw new BastionError('CONTENT_TOO_LARGE', {
+        message: `Content exceeds the inspection limit of ${options.contentLimitBytes} bytes.`,
+        extra: { limit_bytes: options.contentLimitBytes, ...(items.length > 1 ? { item: i } : {}) },
+      });
+    }
+  });
+  const { ers } = request.server.services;
+  const before: ErsState = options.entity ? await ers.read(options.entity) : { score: 0, shadowBanned: false };
+  // The tenant's detection policy (process defaults for unauthenticated routes); a request's strict=true adds to it.
+  const policy = await tenantPolicies(request.server.services).get(request.principal?.tenantId);
+  // Evolved rules of this tenant's own (not yet promoted to every tenant) apply to its requests only (issue 10).
+  const rulesTenant = request.server.services.evolution.rulesScope(request.principal?.tenantId);
+  const requests: ScopedRequest[] = items.map((item) => ({
+    content: item.content,
+    kind: item.kind ?? 'prompt',
+    ...(item.role ? { role: item.role } : {}),
+    strict: options.strict === true || policy.strict,
+    policy,
+    ers: before,
+    ...(rulesTenant !== undefined ? { rulesTenant } : {}),
+  }));
+  const verdicts = await inspectCached(request, requests);
+  if (options.entity) await ers.record(options.entity, verdicts.map((v) => v.risk_level));
+  request.verdictSummary = summarise(verdicts);
+  const results = verdicts.map((v, i) => ({
+    request_id: items.length > 1 ? `${request.id}.${i}` : request.id,
+    ...v,
+    ers: { score: before.score, shadow_banned: before.shadowBanned },
+  }));
+  // Evolution loop: rule hits are counted, HIGH/BLOCK attacks queued for analysis. Synchronous, bounded, never throws.
+  request.server.services.evolution.observe(request.principal?.tenantId, results.map((verdict, i) => ({ content: requests[i].content, kind: requests[i].kind, verdict })));
+  // Per-tenant daily aggregates for the portal (metadata only). A stats failure never changes a verdict.
+  if (request.principal && options.record !== false) request.server.services.stats.add(request.principal.tenantId, results);
+  return results;
+}
+
+/** Answers repeated texts from the verdict cache and sends only the rest to the pool, in one task. */
+async function inspectCached(request: FastifyRequest, requests: ScopedRequest[]): Promise<Verdict[]> {
+  const { inspector, verdictCache } = request.server.services;
+  const keys = requests.map((r) => verdictCache.key(r));
+  const verdicts: (Verdict | undefined)[] = keys.map((k) => {
+    const hit = verdictCache.get(k);
+    return hit && { ...hit, timings_ms: { cache: 0, total: 0 } };
+  });
+  const missing = verdicts.flatMap((v, i) => (v ? [] : [i]));
+  if (missing.length > 0) {
+    // A rule change while this inspection ran clears the cache: a verdict from before it must not be stored after.
+    const generation = verdictCache.generation;
+    // A request answered meanwhile (503/504) or whose client left drops its queued inspection (issue 10, defect 6).
+    const fresh = await inspector.inspect(missing.map((i) => requests[i]), requestGone(request));
+    missing.forEach((i, j) => {
+      verdicts[i] = fresh[j];
+      verdictCache.set(keys[i], fresh[j], generation);
+    });
+  }
+  return verdicts as Verdict[];
+}
+
+/** Metadata for the access log: e.g. `block/HIGH` or `batch:3 blocked:1`. */
+function summarise(verdicts: Verdict[]): string {
+  if (verdicts.length === 1) return `${verdicts[0].action}/${verdicts[0].risk_level}`;
+  return `batch:${verdicts.length} blocked:${verdicts.filter((v) => !v.allowed).length}`;
+}
