@@ -7,6 +7,7 @@ import type { Config } from './config/schema.js';
 import { createLogger } from './http/logging.js';
 import { startStandby, type Standby } from './http/standby.js';
 import { isStorageUnreachable } from './storage/unreachable.js';
+import { collectWhenIdle, exposeGc } from './memory/idle-collect.js';
 import { databaseQuota, redisQuota } from './limits/monthly-quota.js';
 import { memoryWindow } from './limits/memory-window.js';
 import { redisWindow } from './limits/redis-window.js';
@@ -147,6 +148,7 @@ export async function startGateway(config: Config, logStream?: DestinationStream
     const addr = app.server.address();
     return typeof addr === 'object' && addr ? addr.port : 0;
   };
+  const idle = config.idleGcMs > 0 ? collectWhenIdle([proxy.server, admin.server], config.idleGcMs, loggedGc(services.logger)) : undefined;
   let closing: Promise<void> | undefined;
   return {
     services,
@@ -154,6 +156,7 @@ export async function startGateway(config: Config, logStream?: DestinationStream
     admin,
     ports: { proxy: portOf(proxy), admin: portOf(admin) },
     close() {
+      idle?.stop();
       closing ??= drain([proxy, admin], config.shutdownGraceMs, services.logger).then(() => closeServices(services));
       return closing;
     },
@@ -190,6 +193,17 @@ async function drain(apps: FastifyInstance[], graceMs: number, logger: Services[
   cut.unref();
   await Promise.all(apps.map((app) => app.close()));
   clearTimeout(cut);
+}
+
+/** The idle collection, with one metadata log line saying what it gave back. */
+function loggedGc(logger: Logger): () => void {
+  const gc = exposeGc();
+  return () => {
+    const mb = () => Math.round(process.memoryUsage().heapUsed / 1048576);
+    const before = mb();
+    gc();
+    logger.info({ event: 'idle_gc', heapMbBefore: before, heapMbAfter: mb() }, 'idle: heap collected');
+  };
 }
 
 export async function closeServices(services: Services): Promise<void> {
