@@ -11,6 +11,7 @@ import { feedbackRoute } from './routes/feedback.js';
 import { filterRoutes } from './routes/filter.js';
 import { modelsRoute } from './routes/models.js';
 import { healthRoute } from './routes/health.js';
+import { responsesRoute } from './routes/responses.js';
 import { tenantPolicies } from '../policy/tenant-policies.js';
 
 /**
@@ -39,5 +40,6 @@ export async function buildProxyServer(services: Services): Promise<FastifyInsta
   await app.register(chatRoute);
   await app.register(modelsRoute);
   await app.register(embeddingsRoute);
+  await app.register(responsesRoute);
   return app;
 }
