@@ -77,14 +77,15 @@ export function responseEvents(response: Obj, split = 5): Obj[] {
   return events.map((e, sequence_number) => ({ ...e, sequence_number }));
 }
 
-/** Writes events as the API does (`event:` and `data:` lines), each split across two TCP writes. */
-export async function sendEvents(res: ServerResponse, events: Obj[]): Promise<void> {
+/** Writes events as the API does (`event:` and `data:` lines), each split across two TCP writes, optionally spaced. */
+export async function sendEvents(res: ServerResponse, events: Obj[], gapMs = 0): Promise<void> {
   res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache' });
   for (const e of events) {
     const text = `event: ${String(e.type)}\ndata: ${JSON.stringify(e)}\n\n`;
     const half = Math.floor(text.length / 2);
     res.write(text.slice(0, half));
     res.write(text.slice(half));
+    if (gapMs) await new Promise((r) => setTimeout(r, gapMs));
     if (res.destroyed) return;
   }
   res.end();

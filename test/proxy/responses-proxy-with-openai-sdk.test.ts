@@ -142,4 +142,32 @@ t.test('an app on the Responses API (the SDK default) works through Bastion with
     t.equal((data as unknown as Verdict).bastion?.stage, 'request');
     t.equal(upstream.received.length, before, 'the poisoned search result was not forwarded');
   });
+
+  t.test('a secret in an input_text part is redacted before the upstream; the other items are forwarded as sent', async (t) => {
+    upstream.on((_req, res) => sendJson(res, 200, responseObject([messageItem('Noted.')])));
+    const aws = 'AKIAZ7QW3R5T6Y7U8I9O';
+    await client.responses.create({
+      model: 'gpt-4.1-mini',
+      input: [
+        { role: 'user', content: [{ type: 'input_text', text: `deploy with key ${aws} please` }, { type: 'input_image', image_url: 'https://example.com/cat.png', detail: 'auto' }] },
+        { type: 'function_call', call_id: 'call_env', name: 'read_env', arguments: '{}' },
+        { type: 'function_call_output', call_id: 'call_env', output: 'REGION=eu-west-1' },
+      ],
+    });
+    const sent = upstream.received.at(-1)!;
+    t.notOk(sent.body.includes(aws), 'the key did not leave Bastion');
+    const input = sent.json<{ input: { content?: { text?: string; image_url?: string }[]; output?: string; arguments?: string }[] }>().input;
+    t.match(input[0].content![0].text, /^deploy with key \[REDACTED:aws_access_key\] please$/);
+    t.equal(input[0].content![1].image_url, 'https://example.com/cat.png', 'the image part is forwarded');
+    t.equal(input[1].arguments, '{}');
+    t.equal(input[2].output, 'REGION=eu-west-1');
+  });
+
+  t.test('an image Bastion cannot read is announced in x-bastion-uninspected-parts', async (t) => {
+    upstream.on((_req, res) => sendJson(res, 200, responseObject([messageItem('A cat.')])));
+    const { response } = await client.responses
+      .create({ model: 'gpt-4.1-mini', input: [{ role: 'user', content: [{ type: 'input_text', text: 'What is this?' }, { type: 'input_image', image_url: 'https://example.com/cat.png', detail: 'auto' }] }] })
+      .withResponse();
+    t.equal(response.headers.get('x-bastion-uninspected-parts'), '1; input_image=1');
+  });
 });
