@@ -47,7 +47,7 @@ const CALL_FIELDS: Record<string, readonly string[]> = {
   code_interpreter_call: ['code'],
 };
 /** Identifiers and states, not content. */
-const NOT_CONTENT = new Set(['type', 'id', 'call_id', 'status', 'role', 'approval_request_id', 'server_label', 'container_id', 'encrypted_content']);
+const NOT_CONTENT = new Set(['type', 'id', 'call_id', 'name', 'status', 'role', 'approval_request_id', 'server_label', 'container_id', 'encrypted_content']);
 /** Opaque binary payloads. */
 const BINARY_FIELDS = new Set(['result', 'image_url', 'file_id', 'file_url']);
 const MAX_DEPTH = 8;
