@@ -42,6 +42,8 @@ interface HeldText {
   guard: TextGuard;
   released: string;
   itemId: unknown;
+  /** Flushed: everything held was scanned and released (output_text.done, or the part/item ended without it). */
+  flushed: boolean;
 }
 
 /**
@@ -69,9 +71,13 @@ export class ResponsesStreamGuard {
     while (this.queue.length > 0 && !this.ended) await this.handle(this.queue.shift()!);
   }
 
-  /** Upstream closed without a terminal event: what is held is judged and released, then an error event ends it. */
+  /**
+   * Upstream closed without a terminal event: held text is scanned and released, a call still held is dropped (its
+   * arguments may be cut short: never handed to the app as if complete), then the API's error event ends the stream.
+   */
   async finish(): Promise<void> {
     if (this.ended) return;
+    this.held.clear();
     await this.releasePending();
     this.interrupt({ code: 'BASTION_ERR_STREAM_INTERRUPTED', message: 'The upstream stream ended before the response was complete.' });
   }
@@ -156,7 +162,7 @@ export class ResponsesStreamGuard {
   private textOf(event: Obj, index: number): HeldText {
     const key = `${index}:${String(event.content_index)}`;
     let t = this.text.get(key);
-    if (!t) this.text.set(key, (t = { guard: new TextGuard(this.hooks.holdChars, this.hooks.allowDomains, 'redact'), released: '', itemId: event.item_id }));
+    if (!t) this.text.set(key, (t = { guard: new TextGuard(this.hooks.holdChars, this.hooks.allowDomains, 'redact'), released: '', itemId: event.item_id, flushed: false }));
     return t;
   }
 
@@ -176,15 +182,30 @@ export class ResponsesStreamGuard {
 
   private textDone(event: Obj, index: number): void {
     const t = this.textOf(event, index);
-    this.releaseText(event, t, t.guard.flush());
+    this.flushText(event, t);
     this.emit({ ...event, text: t.released, logprobs: [] });
+  }
+
+  /** Releases what a part still holds (once): a part or item may end without its output_text.done. */
+  private flushText(event: Obj, t: HeldText): void {
+    if (t.flushed) return;
+    t.flushed = true;
+    this.releaseText(event, t, t.guard.flush());
+  }
+
+  /** The released text of a part, flushed first; undefined when no delta of it was seen. */
+  private releasedText(index: number, contentIndex: number): string | undefined {
+    const t = this.text.get(`${index}:${contentIndex}`);
+    if (!t) return undefined;
+    this.flushText({ output_index: index, content_index: contentIndex }, t);
+    return t.released;
   }
 
   private contentPart(event: Obj, index: number): void {
     const part = event.part as Obj | undefined;
     if (part?.type === 'output_text' && typeof part.text === 'string') {
-      const t = this.text.get(`${index}:${String(event.content_index)}`);
-      event = { ...event, part: { ...part, text: t ? t.released : this.redact(part.text) } };
+      const released = this.releasedText(index, Number(event.content_index));
+      event = { ...event, part: { ...part, text: released ?? this.redact(part.text) } };
     }
     this.emit(event);
   }
@@ -194,8 +215,8 @@ export class ResponsesStreamGuard {
     if (item?.type === 'message' && Array.isArray(item.content)) {
       const content = item.content.map((p: Obj, ci: number) => {
         if (p?.type !== 'output_text' || typeof p.text !== 'string') return p;
-        const t = this.text.get(`${index}:${ci}`);
-        return { ...p, text: t ? t.released : this.redact(p.text) };
+        const released = this.releasedText(index, ci);
+        return { ...p, text: released ?? this.redact(p.text) };
       });
       item = { ...item, content };
       event = { ...event, item };
@@ -215,7 +236,7 @@ export class ResponsesStreamGuard {
     for (const index of [...this.held.keys()].sort((a, b) => a - b)) await this.releaseCall(index);
     for (const [key, t] of this.text) {
       const [index, contentIndex] = key.split(':');
-      this.releaseText({ output_index: Number(index), content_index: Number(contentIndex) }, t, t.guard.flush());
+      this.flushText({ output_index: Number(index), content_index: Number(contentIndex) }, t);
     }
   }
 
