@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { Pool } from 'undici';
 import { chunk, completion, fakeUpstream, sendJson, sendStream } from '../../test/helpers/fake-upstream.js';
+import { messageItem, responseEvents, responseObject, sendEvents } from '../../test/helpers/fake-responses.js';
 import { startTestGateway, type TestGateway } from '../../test/helpers/gateway.js';
 import { ADMIN_KEY, MASTER_KEY, PASSWORD } from '../../test/helpers/portal.js';
 import type { Credentials, KnownIds } from './routes.js';
@@ -33,6 +34,12 @@ export async function startHarness(t: Teardown): Promise<Harness> {
       stream = req.json<{ stream?: unknown }>().stream === true;
     } catch {
       // Not JSON: answer the plain completion.
+    }
+    if (req.path.endsWith('/responses')) return stream ? sendEvents(res, responseEvents(responseObject([messageItem('Hello there.')]))) : sendJson(res, 200, responseObject([messageItem('Hello there.')]));
+    if (req.path.startsWith('/v1/models/')) return sendJson(res, 200, { id: 'gpt-4o-mini', object: 'model', created: 0, owned_by: 'fuzz' });
+    if (req.path.endsWith('/moderations')) return sendJson(res, 200, { id: 'modr-fuzz', model: 'omni-moderation-latest', results: [{ flagged: false, categories: {}, category_scores: {} }] });
+    if (req.path === '/v1/completions') {
+      return sendJson(res, 200, { id: 'cmpl-fuzz', object: 'text_completion', created: 0, model: 'gpt-3.5-turbo-instruct', choices: [{ text: 'Hello there.', index: 0, logprobs: null, finish_reason: 'stop' }] });
     }
     if (stream) return sendStream(res, [chunk({ role: 'assistant', content: 'Hello' }), chunk({ content: ' there.' }), chunk({}, 'stop'), '[DONE]']);
     return sendJson(res, 200, completion({ content: 'Hello there.' }));

@@ -10,7 +10,8 @@ export interface Answer {
 
 /**
  * What is wrong with an answer, or undefined when nothing is: no 5xx, every error body in the shape the route
- * documents (422: `{"detail":[{loc,msg,type}]}`; any other error: the catalogue's `{"error":{"code","message"}}`),
+ * documents (on /v1/*: OpenAI's `{"error":{"message","type","param","code"}}` for every status, 422 included;
+ * elsewhere 422: `{"detail":[{loc,msg,type}]}`, any other error: the catalogue's `{"error":{"code","message"}}`),
  * every error body within MAX_ERROR_BYTES.
  */
 export function problemWith(route: RouteSpec, answer: Answer): string | undefined {
@@ -25,6 +26,7 @@ export function problemWith(route: RouteSpec, answer: Answer): string | undefine
   } catch {
     return `error body is not JSON`;
   }
+  if (route.path.startsWith('/v1/')) return isOpenAiShape(parsed) ? undefined : `a ${answer.status} without OpenAI's {"error":{"message","type","param","code"}} envelope`;
   if (answer.status === 422) return isValidationShape(parsed) ? undefined : 'a 422 without the {"detail":[{loc,msg,type}]} shape';
   return isCatalogueShape(parsed) ? undefined : `a ${answer.status} without the {"error":{"code","message"}} shape`;
 }
@@ -37,6 +39,14 @@ export function undocumented(route: RouteSpec, status: number): boolean {
 function isCatalogueShape(v: unknown): boolean {
   const e = (v as { error?: { code?: unknown; message?: unknown } } | null)?.error;
   return typeof e === 'object' && e !== null && typeof e.code === 'string' && typeof e.message === 'string';
+}
+
+function isOpenAiShape(v: unknown): boolean {
+  const e = (v as { error?: Record<string, unknown> } | null)?.error;
+  return (
+    typeof e === 'object' && e !== null && typeof e.message === 'string' && typeof e.type === 'string' &&
+    'param' in e && (e.param === null || typeof e.param === 'string') && typeof e.code === 'string' && e.code.startsWith('BASTION_ERR_')
+  );
 }
 
 function isValidationShape(v: unknown): boolean {

@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import { BastionError } from '../errors.js';
 import { clientErrorHandler, frameworkErrors } from './client-errors.js';
 import { errorHandler } from './error-handler.js';
+import { isOpenAiPath, unknownV1Route } from './openai-errors.js';
 import { registerAccessLog } from './logging.js';
 import { validatorCompiler } from './validator.js';
 
@@ -39,7 +40,8 @@ export function createHttpApp(options: HttpAppOptions): FastifyInstance {
   app.setValidatorCompiler(validatorCompiler);
   app.setErrorHandler(errorHandler);
   app.setNotFoundHandler((request, reply) => {
-    errorHandler(new BastionError('NOT_FOUND') as never, request, reply);
+    // Under /v1/ an app's SDK reads the 404 (OpenAI's envelope and wording); elsewhere the catalogue's.
+    errorHandler(new BastionError('NOT_FOUND', isOpenAiPath(request.url) ? { message: unknownV1Route(request) } : {}) as never, request, reply);
   });
   registerAccessLog(app);
   registerLifecycle(app);

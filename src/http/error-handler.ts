@@ -2,6 +2,7 @@ import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { BastionError, RequestValidationError, errorCode, type ErrorName } from '../errors.js';
 import { isStorageUnreachable } from '../storage/unreachable.js';
 import { MAX_ERROR_BODY_BYTES, boundedValidationBody, toValidationIssues } from './validation.js';
+import { fromCatalogue, fromValidation, isOpenAiPath } from './openai-errors.js';
 
 // Fastify's own client errors, mapped onto the catalogue. Their messages may quote the body, so none is echoed.
 const FASTIFY_CODES: Record<string, ErrorName> = {
@@ -29,7 +30,14 @@ function sendCatalogue(reply: FastifyReply, err: BastionError): FastifyReply {
   const body = err.toBody();
   // Every error answer stays within MAX_ERROR_BODY_BYTES: extras that would not fit are dropped, never the code.
   const fits = Buffer.byteLength(JSON.stringify(body)) <= MAX_ERROR_BODY_BYTES;
-  return reply.code(err.statusCode).send(fits ? body : { error: { code: err.code, message: err.message.slice(0, 512) } });
+  const bounded = fits ? body : { error: { code: err.code, message: err.message.slice(0, 512) } };
+  // /v1/* speaks OpenAI's error envelope (openai-errors.ts).
+  return reply.code(err.statusCode).send(isOpenAiPath(reply.request.url) ? fromCatalogue(err.statusCode, bounded) : bounded);
+}
+
+function sendValidation(reply: FastifyReply, issues: Parameters<typeof boundedValidationBody>[0]): FastifyReply {
+  const body = boundedValidationBody(issues);
+  return reply.code(422).send(isOpenAiPath(reply.request.url) ? fromValidation(body.detail) : body);
 }
 
 /**
@@ -43,17 +51,17 @@ export function errorHandler(error: FastifyError, request: FastifyRequest, reply
   }
   if (error instanceof RequestValidationError) {
     request.errorCode = errorCode('VALIDATION');
-    return reply.code(422).send(boundedValidationBody(error.issues));
+    return sendValidation(reply, error.issues);
   }
   if (error.validation) {
     request.errorCode = errorCode('VALIDATION');
-    return reply.code(422).send(boundedValidationBody(toValidationIssues(error.validation, error.validationContext ?? 'body')));
+    return sendValidation(reply, toValidationIssues(error.validation, error.validationContext ?? 'body'));
   }
   // Malformed JSON or an empty JSON body: a 422 on the body as a whole.
   if (error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' || error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || error instanceof SyntaxError) {
     request.errorCode = errorCode('VALIDATION');
     const type = error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' ? 'missing' : 'json_invalid';
-    return reply.code(422).send(boundedValidationBody([{ loc: ['body'], msg: type === 'missing' ? 'Field required' : 'Invalid JSON', type }]));
+    return sendValidation(reply, [{ loc: ['body'], msg: type === 'missing' ? 'Field required' : 'Invalid JSON', type }]);
   }
   const mapped = error.code ? FASTIFY_CODES[error.code] : undefined;
   if (mapped) {

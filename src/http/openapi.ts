@@ -16,6 +16,18 @@ const errorSchema = {
   type: 'object',
   properties: { error: { type: 'object', properties: { code: { type: 'string' }, message: { type: 'string' } }, required: ['code', 'message'] } },
 };
+/** /v1/* errors: OpenAI's envelope (src/http/openai-errors.ts). */
+const openAiErrorSchema = {
+  type: 'object',
+  title: 'OpenAIError',
+  properties: {
+    error: {
+      type: 'object',
+      properties: { message: { type: 'string' }, type: { type: 'string' }, param: { type: ['string', 'null'] }, code: { type: 'string' } },
+      required: ['message', 'type', 'param', 'code'],
+    },
+  },
+};
 const validationSchema = {
   type: 'object',
   title: 'HTTPValidationError',
@@ -67,25 +79,27 @@ export async function registerOpenApi(app: FastifyInstance, title: string): Prom
       const responses = { ...((doc.response as Record<string, unknown>) ?? {}) };
       const ok = Object.keys(responses).find((c) => c.startsWith('2')) ?? '200';
       responses[ok] = { ...(responses[ok] as object), headers: RATE_HEADERS };
-      responses['422'] ??= { description: 'Request validation failed', content: json(validationSchema) };
+      const openai = url.startsWith('/v1/');
+      const errors = openai ? openAiErrorSchema : errorSchema;
+      responses['422'] ??= { description: 'Request validation failed', content: json(openai ? openAiErrorSchema : validationSchema) };
       if (security !== 'public') {
         responses['401'] ??= {
           description: 'Missing or unknown credentials',
           headers: { 'WWW-Authenticate': { type: 'string', description: CHALLENGE[security] } },
-          content: json(errorSchema),
+          content: json(errors),
         };
       }
       if (cfg.rateLimited) {
         responses['429'] ??= {
           description: 'Per-minute window or monthly quota exceeded; a monthly 429 carries `upgrade_url`',
           headers: { ...RATE_HEADERS, 'Retry-After': { type: 'integer', description: 'Delta-seconds; same instant as the reset' } },
-          content: json(errorSchema),
+          content: json(errors),
         };
       }
       // Listener-wide client errors (malformed JSON 400, unknown id 404, 409, 413, 414, 415, 431, …) are all
       // catalogue-shaped: say so once, so a client (and the fuzz suite) knows the shape of any 4xx not listed.
-      responses['4XX'] ??= { description: 'Any other client error, in the catalogue shape', content: json(errorSchema) };
-      responses['5XX'] ??= { description: 'The gateway failed: retry with backoff, never a block verdict', content: json(errorSchema) };
+      responses['4XX'] ??= { description: `Any other client error, in ${openai ? "OpenAI's error envelope" : 'the catalogue shape'}`, content: json(errors) };
+      responses['5XX'] ??= { description: 'The gateway failed: retry with backoff, never a block verdict', content: json(errors) };
       doc.response = responses;
       if (security !== 'public') doc.security = [{ [security]: [] }];
       // Admin API-key routes that also take the portal bearer token (src/admin/api-key-auth.ts): either scheme.

@@ -11,6 +11,9 @@ import { feedbackRoute } from './routes/feedback.js';
 import { filterRoutes } from './routes/filter.js';
 import { modelsRoute } from './routes/models.js';
 import { healthRoute } from './routes/health.js';
+import { responsesRoute } from './routes/responses.js';
+import { completionsRoute } from './routes/completions.js';
+import { passthroughRoutes } from './routes/passthrough.js';
 import { tenantPolicies } from '../policy/tenant-policies.js';
 
 /**
@@ -39,5 +42,8 @@ export async function buildProxyServer(services: Services): Promise<FastifyInsta
   await app.register(chatRoute);
   await app.register(modelsRoute);
   await app.register(embeddingsRoute);
+  await app.register(responsesRoute);
+  await app.register(completionsRoute);
+  await app.register(passthroughRoutes);
   return app;
 }

@@ -1,5 +1,6 @@
 import t from 'tap';
 import { completion, fakeUpstream, sendJson } from '../helpers/fake-upstream.js';
+import { messageItem, responseObject } from '../helpers/fake-responses.js';
 import { startTestGateway } from '../helpers/gateway.js';
 import { call } from '../helpers/http.js';
 
@@ -7,7 +8,9 @@ const CANARY = 'CANARY-7f3a9c1e-do-not-log';
 
 t.test('no route logs request content, keys or query strings (SPEC §1)', async (t) => {
   const upstream = await fakeUpstream(t);
-  upstream.on((req, res) => sendJson(res, 200, req.path.startsWith('/v1/chat') ? completion({ content: 'ok' }) : { object: 'list', data: [] }));
+  upstream.on((req, res) =>
+    sendJson(res, 200, req.path.startsWith('/v1/chat') ? completion({ content: 'ok' }) : req.path.startsWith('/v1/responses') ? responseObject([messageItem('ok')]) : req.path === '/v1/completions' ? { object: 'text_completion', choices: [{ text: 'ok', index: 0, finish_reason: 'stop' }] } : { object: 'list', data: [] }),
+  );
   const gw = await startTestGateway(t, { config: { adminKey: 'admin-secret-0123456789abcdef', bodyLimitBytes: 65536, upstreamBaseUrl: upstream.url } });
   const key = await gw.key('acme', { rate: 10_000 });
   let sent = 0;

@@ -20,7 +20,7 @@ t.test('nothing the upstream sends reaches the client uninspected', async (t) =>
     ]) {
       const res = await chat(body);
       t.equal(res.status, 422);
-      t.match(res.json<{ detail: { msg: string }[] }>().detail[0].msg, /function/);
+      t.match(res.json<{ error: { message: string } }>().error.message, /function/);
     }
     t.equal(upstream.received.length, before, 'nothing forwarded');
   });

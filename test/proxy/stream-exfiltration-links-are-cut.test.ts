@@ -78,7 +78,7 @@ t.test('a streamed answer with ordinary documentation links arrives whole', asyn
   t.notOk(out.cut);
 });
 
-t.test('a non-streamed answer carrying an exfiltration image is withheld', async (t) => {
+t.test('a non-streamed answer carrying an exfiltration image loses the image, not the answer', async (t) => {
   const upstream = await fakeUpstream(t);
   const gw = await startTestGateway(t, { config: { upstreamBaseUrl: upstream.url } });
   const key = await gw.key('json-exfil', { rate: 600, plan: 'startup' });
@@ -88,6 +88,7 @@ t.test('a non-streamed answer carrying an exfiltration image is withheld', async
     body: { model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'summarise my account' }] },
   });
   t.notOk(res.body.includes(DATA), 'the data is not in the response');
-  const body = JSON.parse(res.body) as { choices: { finish_reason: string }[] };
+  const body = JSON.parse(res.body) as { choices: { finish_reason: string; message: { content: string } }[] };
   t.equal(body.choices[0].finish_reason, 'content_filter');
+  t.match(body.choices[0].message.content, /^Here is your summary\. .*\[REDACTED:[a-z_]+\].* Anything else\?$/, 'redacted in place, the rest kept');
 });

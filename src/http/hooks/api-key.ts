@@ -5,7 +5,19 @@ import { BastionError } from '../../errors.js';
 // Query parameters that look like a credential: refused outright, so a key pasted into a URL is never honoured.
 const QUERY_KEY_NAMES = new Set(['api_key', 'apikey', 'key', 'x-api-key', 'x_api_key', 'token', 'access_token']);
 
-const unauthenticated = () => new BastionError('UNAUTHENTICATED', { headers: { 'www-authenticate': 'ApiKey' } });
+/**
+ * The 401 names the way this deployment accepts the key: on /v1/* an app configures an SDK, so it is told whether the
+ * Bastion key goes in `apiKey` (Bearer, when Bastion holds the upstream credential) or in an X-API-Key default header.
+ */
+function unauthenticated(request: FastifyRequest): BastionError {
+  const bearer = request.routeOptions.config.bearerKey === true;
+  const message = !bearer
+    ? undefined
+    : request.server.services.config.upstreamApiKey
+      ? 'Missing or unknown API key. Send your Bastion key as Authorization: Bearer <key> (the SDK\'s apiKey) or in the X-API-Key header.'
+      : 'Missing or unknown API key. Send your Bastion key in the X-API-Key header (the SDK\'s defaultHeaders); Authorization carries your provider key to the upstream.';
+  return new BastionError('UNAUTHENTICATED', { headers: { 'www-authenticate': 'ApiKey' }, ...(message ? { message } : {}) });
+}
 
 /**
  * onRequest: X-API-Key → principal (SPEC §5). Unknown or missing → 401 with `WWW-Authenticate: ApiKey`.
@@ -30,16 +42,16 @@ export async function authenticateApiKey(request: FastifyRequest, options: { all
       request.tenantId = request.principal.tenantId;
       return;
     }
-    throw unauthenticated();
+    throw unauthenticated(request);
   }
-  if (Array.isArray(header) || header.length > 512) throw unauthenticated();
+  if (Array.isArray(header) || header.length > 512) throw unauthenticated(request);
   let principal: Principal | undefined;
   try {
     principal = await services.keys.resolve(header);
   } catch (cause) {
     throw new BastionError('STORAGE_UNAVAILABLE', { headers: { 'retry-after': '5' }, cause });
   }
-  if (!principal) throw unauthenticated();
+  if (!principal) throw unauthenticated(request);
   request.principal = principal;
   request.tenantId = principal.tenantId;
   request.keyPrefix = principal.prefix;

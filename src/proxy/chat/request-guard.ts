@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { judge, type Judgement } from '../filter/judge.js';
+import { judge, type Item, type Judgement } from '../filter/judge.js';
 import { tenantPolicies } from '../../policy/tenant-policies.js';
 import { applyRedactions, describeUninspected, extractTexts, type ChatMessage } from './messages.js';
 import { summarise, type BastionInfo } from './verdict-summary.js';
@@ -24,20 +24,39 @@ export interface Uninspected {
  */
 export async function guardRequest(request: FastifyRequest, messages: ChatMessage[]): Promise<RequestOutcome & { uninspected?: Uninspected }> {
   const { refs, uninspected: byType, uninspectedCount } = extractTexts(messages);
-  const uninspected = uninspectedCount > 0 ? { count: uninspectedCount, types: describeUninspected(byType) } : undefined;
+  const outcome = await guardTexts(request, refs, uninspectedCount > 0 ? byType : undefined);
+  if (outcome.kind !== 'forward') return outcome;
+  const { redactions, uninspected } = outcome;
+  const redacted = redactions.some((r) => r !== undefined);
+  return { kind: 'forward', messages: redacted ? applyRedactions(messages, refs, redactions) : messages, redacted, uninspected };
+}
+
+export type TextsOutcome =
+  | { kind: 'shadow_banned'; uninspected?: Uninspected }
+  | { kind: 'blocked'; bastion: BastionInfo; uninspected?: Uninspected }
+  | { kind: 'forward'; redactions: (string | undefined)[]; uninspected?: Uninspected };
+
+/**
+ * The request-side decision shared by the chat and Responses routes: the texts (with their kind and provenance) are
+ * judged in one pool task against the tenant's ERS; any block refuses the request; uninspectable parts are reported
+ * and, under content_parts=block_unknown, refuse it. Otherwise the per-text redactions (undefined: unchanged).
+ */
+export async function guardTexts(request: FastifyRequest, texts: Item[], uninspectedByType?: Record<string, number>): Promise<TextsOutcome> {
+  const count = uninspectedByType ? Object.values(uninspectedByType).reduce((a, b) => a + b, 0) : 0;
+  const uninspected = count > 0 ? { count, types: describeUninspected(uninspectedByType!) } : undefined;
   const tenant = request.principal!.tenantId;
   const { config, ers } = request.server.services;
   let judgements: Judgement[] = [];
   let shadowBanned: boolean;
-  if (refs.length > 0) {
-    judgements = await judge(request, refs.map((r) => ({ content: r.content, kind: r.kind, role: r.role })), { entity: tenant, contentLimitBytes: config.contentLimitBytes });
+  if (texts.length > 0) {
+    judgements = await judge(request, texts.map((r) => ({ content: r.content, kind: r.kind, role: r.role })), { entity: tenant, contentLimitBytes: config.contentLimitBytes });
     shadowBanned = judgements[0].ers.shadow_banned;
   } else {
     shadowBanned = (await ers.read(tenant)).shadowBanned;
   }
   if (shadowBanned) {
     request.verdictSummary = 'shadow_banned';
-    return { kind: 'shadow_banned' };
+    return { kind: 'shadow_banned', uninspected };
   }
   const withParts = uninspected ? { uninspected_parts: uninspected } : {};
   const blocked = judgements.filter((j) => j.action === 'block');
@@ -52,7 +71,5 @@ export async function guardRequest(request: FastifyRequest, messages: ChatMessag
       uninspected,
     };
   }
-  const redactions = judgements.map((j) => (j.action === 'redact' ? j.redacted_content : undefined));
-  const redacted = redactions.some((r) => r !== undefined);
-  return { kind: 'forward', messages: redacted ? applyRedactions(messages, refs, redactions) : messages, redacted, uninspected };
+  return { kind: 'forward', redactions: judgements.map((j) => (j.action === 'redact' ? j.redacted_content : undefined)), uninspected };
 }

@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { judge } from '../filter/judge.js';
-import { findLeak } from './leak-scanner.js';
+import { redactLeaks } from './leak-scanner.js';
 import { summarise, type BastionInfo } from './verdict-summary.js';
 
 interface ToolCall {
@@ -13,12 +13,12 @@ interface Choice {
   finish_reason?: string | null;
 }
 
-const WITHHELD = 'Part of this response was withheld by the security gateway.';
-
 /**
  * Interception point [B] for a complete (non-streamed) completion: every tool call's arguments are inspected as
  * `tool_call` before the client can execute them; a blocked call is removed and its choice ends with
- * finish_reason "content_filter". Assistant text that leaks a credential or an exfiltration link is withheld.
+ * finish_reason "content_filter". A credential or an exfiltration link in assistant text is redacted in place
+ * (`[REDACTED:<type>]`, the rest of the answer kept, finish_reason "content_filter", `bastion.action: "redact"`), as the
+ * streamed path releases text around it.
  * Mutates and returns the completion.
  */
 export async function guardCompletion(request: FastifyRequest, completion: { choices?: Choice[]; bastion?: BastionInfo }, allowDomains: readonly string[] = []): Promise<object> {
@@ -61,14 +61,14 @@ export async function guardCompletion(request: FastifyRequest, completion: { cho
     }
     const text = c.message?.content;
     if (typeof text !== 'string' || !text) continue;
-    const leak = findLeak(text, allowDomains);
-    if (!leak) continue;
-    c.message!.content = WITHHELD;
+    const redacted = redactLeaks(text, allowDomains);
+    if (redacted.leaks.length === 0) continue;
+    c.message!.content = redacted.text;
     c.finish_reason = 'content_filter';
-    completion.bastion ??= { request_id: request.id, risk_level: 'HIGH', action: 'block', reasons: [], stage: 'output' };
-    completion.bastion.reasons.push({ layer: leak.layer, type: leak.type, score: 1 });
+    completion.bastion ??= { request_id: request.id, risk_level: 'HIGH', action: 'redact', reasons: [], stage: 'output' };
+    for (const leak of redacted.leaks) completion.bastion.reasons.push({ layer: leak.layer, type: leak.type, score: 1 });
   }
-  if (completion.bastion) request.verdictSummary = `response:${completion.bastion.stage}:block`;
+  if (completion.bastion) request.verdictSummary = `response:${completion.bastion.stage}:${completion.bastion.action}`;
   return completion;
 }
 

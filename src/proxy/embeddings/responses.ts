@@ -1,12 +1,28 @@
 import { createHash } from 'node:crypto';
 import type { BastionInfo } from '../chat/verdict-summary.js';
 
+export type EmbeddingsVerdict = BastionInfo & { blocked_inputs: number[]; inputs: { index: number; action: string; risk_level: string }[] };
+
 /**
- * A blocked embeddings request is answered HTTP 200 (SPEC §1) with an empty OpenAI-shaped list and the verdict:
- * `{"object":"list","data":[],"model","usage":{0,0},"bastion":{…,"blocked_inputs":[i…]}}`.
+ * A request with blocked inputs is answered HTTP 200 (SPEC §1) with one entry per input, indexes aligned with the
+ * request: a blocked input's `embedding` is empty (`[]`, or `""` when base64 was asked for: the SDK decodes it to
+ * `[]`), never a vector that looks real and would be stored in the app's index; the benign inputs carry their upstream
+ * vectors (`vectors`, by input index). `bastion.blocked_inputs` lists the blocked indexes and `bastion.inputs` the
+ * verdict of every input that was not plainly allowed.
  */
-export function blockedEmbeddings(model: string, bastion: BastionInfo & { blocked_inputs: number[] }): object {
-  return { object: 'list', data: [], model, usage: { prompt_tokens: 0, total_tokens: 0 }, bastion };
+export function alignedEmbeddings(
+  model: string,
+  count: number,
+  vectors: Map<number, Record<string, unknown>>,
+  usage: unknown,
+  base64: boolean,
+  bastion: EmbeddingsVerdict,
+): object {
+  const data = Array.from({ length: count }, (_, index) => {
+    const vector = vectors.get(index);
+    return vector ? { ...vector, object: 'embedding', index } : { object: 'embedding', index, embedding: base64 ? '' : [] };
+  });
+  return { object: 'list', data, model, usage: usage ?? { prompt_tokens: 0, total_tokens: 0 }, bastion };
 }
 
 /**

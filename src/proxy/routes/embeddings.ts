@@ -3,7 +3,7 @@ import { Type, type Static } from 'typebox';
 import { summarise } from '../chat/verdict-summary.js';
 import { MAX_INPUTS, MAX_TOKENS_PER_INPUT, inputTexts, type EmbeddingInput } from '../embeddings/inputs.js';
 import { routeEmbeddings } from '../embeddings/providers.js';
-import { blockedEmbeddings, decoyEmbeddings } from '../embeddings/responses.js';
+import { alignedEmbeddings, decoyEmbeddings, type EmbeddingsVerdict } from '../embeddings/responses.js';
 import { judge } from '../filter/judge.js';
 import { readBounded } from '../upstream/read-body.js';
 import { abortOnClientClose, markUpstream, relayHead } from '../upstream/forward.js';
@@ -35,10 +35,10 @@ export async function embeddingsRoute(app: FastifyInstance): Promise<void> {
     '/v1/embeddings',
     {
       config: { security: 'apiKey', rateLimited: true, bearerKey: true },
-      schema: { summary: 'Embeddings with input filtering; a blocked input is HTTP 200 with empty data and a `bastion` verdict.', body: EmbeddingsBody },
+      schema: { summary: 'Embeddings with input filtering; a blocked input gets an empty embedding at its index (HTTP 200) and a `bastion` verdict; the others their vectors.', body: EmbeddingsBody },
     },
     async (request, reply) => {
-      const body = request.body as Record<string, unknown> & { model: string; input: EmbeddingInput; dimensions?: number };
+      const body = request.body as Record<string, unknown> & { model: string; input: EmbeddingInput; dimensions?: number; encoding_format?: unknown };
       const texts = inputTexts(body.input);
       const route = routeEmbeddings(request, body.model, config);
       const judgements = await judge(request, texts.map((content) => ({ content, kind: 'prompt' as const })), {
@@ -50,11 +50,19 @@ export async function embeddingsRoute(app: FastifyInstance): Promise<void> {
         return decoyEmbeddings(body.model, texts, body.dimensions);
       }
       const blocked = judgements.map((j, i) => (j.action === 'block' ? i : -1)).filter((i) => i >= 0);
-      if (blocked.length > 0) {
-        return blockedEmbeddings(body.model, { ...summarise(request.id, blocked.map((i) => judgements[i]), 'request'), blocked_inputs: blocked });
-      }
+      // Only the inputs that may leave are sent; their vectors are put back at their own indexes.
+      const kept = judgements.map((j, i) => (j.action === 'block' ? -1 : i)).filter((i) => i >= 0);
+      const base64 = body.encoding_format === 'base64';
+      const verdict: EmbeddingsVerdict | undefined = blocked.length
+        ? {
+            ...summarise(request.id, blocked.map((i) => judgements[i]), 'request'),
+            blocked_inputs: blocked,
+            inputs: judgements.flatMap((j, index) => (j.action === 'allow' ? [] : [{ index, action: j.action, risk_level: j.risk_level }])),
+          }
+        : undefined;
+      if (verdict && kept.length === 0) return alignedEmbeddings(body.model, texts.length, new Map(), undefined, base64, verdict);
       const redacted = judgements.some((j) => j.action === 'redact');
-      const sentTexts = judgements.map((j, i) => (j.action === 'redact' ? j.redacted_content : texts[i]));
+      const sentTexts = kept.map((i) => (judgements[i].action === 'redact' ? judgements[i].redacted_content : texts[i]));
 
       const abort = abortOnClientClose(request, reply);
       const started = performance.now();
@@ -62,7 +70,7 @@ export async function embeddingsRoute(app: FastifyInstance): Promise<void> {
         url: route.url,
         method: 'POST',
         headers: route.headers,
-        body: JSON.stringify(route.body(redacted || route.provider === 'gemini' ? sentTexts : undefined, body)),
+        body: JSON.stringify(route.body(redacted || verdict || route.provider === 'gemini' ? sentTexts : undefined, body)),
         signal: abort.signal,
       });
       const raw = await readBounded(res.body, config.upstreamResponseLimitBytes);
@@ -78,7 +86,14 @@ export async function embeddingsRoute(app: FastifyInstance): Promise<void> {
         relayHead(reply, res);
         return reply.send(raw);
       }
-      return route.normalise(parsed, body.model, sentTexts);
+      const normalised = route.normalise(parsed, body.model, sentTexts);
+      if (!verdict) return normalised;
+      const vectors = new Map<number, Record<string, unknown>>();
+      for (const item of Array.isArray(normalised.data) ? (normalised.data as Record<string, unknown>[]) : []) {
+        const original = typeof item?.index === 'number' ? kept[item.index] : undefined;
+        if (original !== undefined) vectors.set(original, item);
+      }
+      return alignedEmbeddings(body.model, texts.length, vectors, normalised.usage, base64, verdict);
     },
   );
 }

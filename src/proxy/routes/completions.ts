@@ -1,0 +1,137 @@
+import { once } from 'node:events';
+import { PassThrough } from 'node:stream';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Dispatcher } from 'undici';
+import { Type, type Static } from 'typebox';
+import { guardTexts } from '../chat/request-guard.js';
+import { inputTexts, MAX_INPUTS, MAX_TOKENS_PER_INPUT, type EmbeddingInput } from '../embeddings/inputs.js';
+import { BastionError, RequestValidationError } from '../../errors.js';
+import { tenantPolicies } from '../../policy/tenant-policies.js';
+import { readBounded } from '../upstream/read-body.js';
+import { abortOnClientClose, markUpstream, relayHead, upstreamHeaders } from '../upstream/forward.js';
+import { blockedCompletion, completionStream, decoyCompletion, guardTextCompletion, TextCompletionStreamGuard } from '../completions/text-completions.js';
+
+const CompletionsBody = Type.Object(
+  {
+    model: Type.String({ minLength: 1, maxLength: 256 }),
+    stream: Type.Optional(Type.Boolean()),
+    // As the API: a string, strings, tokens or token arrays (bounded before their elements, like embeddings).
+    prompt: Type.Union([
+      Type.String(),
+      Type.Array(Type.Union([Type.String(), Type.Integer(), Type.Array(Type.Integer(), { maxItems: MAX_TOKENS_PER_INPUT })]), {
+        maxItems: Math.max(MAX_INPUTS, MAX_TOKENS_PER_INPUT),
+      }),
+    ]),
+    suffix: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+  },
+  { additionalProperties: true },
+);
+
+/** Prompt texts (token arrays decoded with cl100k_base, the legacy instruct models' encoding); errors name `prompt`. */
+function promptTexts(prompt: EmbeddingInput): string[] {
+  try {
+    return inputTexts(prompt);
+  } catch (err) {
+    if (err instanceof RequestValidationError) throw new RequestValidationError(err.issues.map((i) => ({ ...i, loc: ['body', 'prompt', ...i.loc.slice(2)] })));
+    throw err;
+  }
+}
+
+/**
+ * POST /v1/completions (the legacy completions API): every prompt (and `suffix`) is judged as the user's text at
+ * point [A] — a block is HTTP 200 with a `text_completion` whose choice ends "content_filter" — and the generated text
+ * is scanned at point [B], credentials and exfiltration links redacted in place, streamed or not.
+ */
+export async function completionsRoute(app: FastifyInstance): Promise<void> {
+  const { config, upstream } = app.services;
+  app.post<{ Body: Static<typeof CompletionsBody> }>(
+    '/v1/completions',
+    {
+      config: { security: 'apiKey', rateLimited: true, bearerKey: true },
+      schema: { summary: 'Legacy completions, inspected both ways. A blocked prompt is HTTP 200 with finish_reason "content_filter".', body: CompletionsBody },
+    },
+    async (request, reply) => {
+      const body = request.body as Record<string, unknown> & { model: string; prompt: EmbeddingInput; suffix?: string | null };
+      const stream = body.stream === true;
+      const texts = promptTexts(body.prompt);
+      const items = texts.map((content) => ({ content, kind: 'prompt' as const, role: 'user' as const }));
+      if (typeof body.suffix === 'string' && body.suffix) items.push({ content: body.suffix, kind: 'prompt', role: 'user' });
+      const outcome = await guardTexts(request, items);
+      if (outcome.kind === 'shadow_banned') {
+        const decoy = decoyCompletion(body.model);
+        return stream ? reply.type('text/event-stream').send(completionStream(decoy)) : decoy;
+      }
+      if (outcome.kind === 'blocked') {
+        const blocked = blockedCompletion(body.model, outcome.bastion);
+        return stream ? reply.type('text/event-stream').send(completionStream(blocked)) : blocked;
+      }
+      let forward: Record<string, unknown> = body;
+      if (outcome.redactions.some((r) => r !== undefined)) {
+        // Redacted prompts are sent as strings (a token array cannot carry a placeholder).
+        const prompts = texts.map((t, i) => outcome.redactions[i] ?? t);
+        const suffix = typeof body.suffix === 'string' && body.suffix ? (outcome.redactions[texts.length] ?? body.suffix) : body.suffix;
+        forward = { ...body, prompt: typeof body.prompt === 'string' ? prompts[0] : prompts, ...(suffix !== undefined ? { suffix } : {}) };
+      }
+
+      const { allowDomains } = await tenantPolicies(app.services).get(request.principal?.tenantId);
+      const abort = abortOnClientClose(request, reply);
+      const started = performance.now();
+      const res = await upstream.request({
+        url: `${config.upstreamBaseUrl}/v1/completions`,
+        method: 'POST',
+        headers: upstreamHeaders(request, { 'content-type': 'application/json' }),
+        body: JSON.stringify(forward),
+        signal: abort.signal,
+      });
+      markUpstream(request, started);
+      relayHead(reply, res);
+      if (res.statusCode >= 400) return reply.send(res.body);
+      if (String(res.headers['content-type'] ?? '').toLowerCase().includes('text/event-stream')) return reply.send(relay(request, res.body, abort, allowDomains));
+      const raw = await readBounded(res.body, config.upstreamResponseLimitBytes);
+      markUpstream(request, started);
+      let completion: unknown;
+      try {
+        completion = JSON.parse(raw.toString('utf8'));
+      } catch {
+        completion = undefined;
+      }
+      if (typeof completion !== 'object' || completion === null || !Array.isArray((completion as { choices?: unknown }).choices)) {
+        throw new BastionError('UPSTREAM_UNREACHABLE', { message: 'The upstream answered with a body that is not a text completion.' });
+      }
+      return reply.send(guardTextCompletion(completion as Record<string, unknown>, request.id, allowDomains));
+    },
+  );
+}
+
+function relay(request: FastifyRequest, upstream: Dispatcher.ResponseData['body'], abort: AbortController, allowDomains: readonly string[]): PassThrough {
+  const out = new PassThrough();
+  const guard = new TextCompletionStreamGuard((text) => out.write(text), request.id, request.server.services.config.streamHoldChars, allowDomains);
+  const shutdown = request.server.lifecycle.streams.signal;
+  let cutByShutdown = false;
+  const onShutdown = () => {
+    cutByShutdown = true;
+    upstream.destroy(new Error('shutting down'));
+  };
+  shutdown.addEventListener('abort', onShutdown, { once: true });
+  (async () => {
+    const decoder = new TextDecoder();
+    try {
+      if (shutdown.aborted) onShutdown();
+      for await (const chunk of upstream) {
+        guard.feed(decoder.decode(chunk as Buffer, { stream: true }));
+        if (guard.ended) break;
+        if (out.writableNeedDrain) await once(out, 'drain');
+      }
+      guard.finish();
+    } catch {
+      const { code, message } = cutByShutdown ? new BastionError('SHUTTING_DOWN') : { code: 'BASTION_ERR_STREAM_INTERRUPTED', message: 'The stream was interrupted.' };
+      guard.finish({ code, message });
+    } finally {
+      shutdown.removeEventListener('abort', onShutdown);
+      abort.abort();
+      upstream.destroy();
+      out.end();
+    }
+  })();
+  return out;
+}
