@@ -6,6 +6,7 @@ import { call, type Reply } from '../helpers/http.js';
 import { ADMIN_KEY, MASTER_KEY, PASSWORD, register } from '../helpers/portal.js';
 import { spawnGateway } from '../helpers/process.js';
 import { tcpCut } from '../helpers/tcp-cut.js';
+import { eventually } from '../helpers/wait.js';
 
 // The database sits behind a relay this test can cut: the shared PostgreSQL server itself is never stopped.
 async function cutDatabase(t: { teardown(fn: () => unknown): void }, startDown = false) {
@@ -17,14 +18,6 @@ async function cutDatabase(t: { teardown(fn: () => unknown): void }, startDown =
 
 const code = (res: Reply) => res.json<{ error?: { code?: string } }>().error?.code;
 
-async function eventually(check: () => Promise<boolean>, seconds = 20): Promise<boolean> {
-  const until = Date.now() + seconds * 1000;
-  while (Date.now() < until) {
-    if (await check().catch(() => false)) return true;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  return false;
-}
 
 t.test('PostgreSQL dying mid-traffic: every route answers 503 with Retry-After, then recovers without a restart', await needs('postgres'), async (t) => {
   const { cut, url } = await cutDatabase(t);

@@ -1,33 +1,15 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
 import t from 'tap';
 import { needs, postgresUrl } from '../helpers/backends.js';
 import { startTestGateway } from '../helpers/gateway.js';
 import { call } from '../helpers/http.js';
 import { account, bearer } from '../helpers/portal.js';
-
-// A private redis-server on its own port: killing it never disturbs the shared server other tests use.
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
+import { eventually, freePort } from '../helpers/wait.js';
 
 function startRedis(port: number): ChildProcess {
   return spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
 }
 
-async function eventually(check: () => Promise<boolean>, seconds = 20): Promise<boolean> {
-  const until = Date.now() + seconds * 1000;
-  while (Date.now() < until) {
-    if (await check().catch(() => false)) return true;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  return false;
-}
 
 t.test('Redis killed and restarted: 503 while it is gone, service resumes by itself, and a key revoked meanwhile stays revoked', { ...(await needs('redis')), ...(await needs('postgres')) }, async (t) => {
   const port = await freePort();

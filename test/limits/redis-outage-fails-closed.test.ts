@@ -1,17 +1,8 @@
 import { spawn } from 'node:child_process';
-import { createServer } from 'node:net';
 import t from 'tap';
 import { startTestGateway } from '../helpers/gateway.js';
 import { call } from '../helpers/http.js';
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
+import { freePort } from '../helpers/wait.js';
 
 t.test('when a configured Redis dies, metered requests get 503 + Retry-After, never an unmetered pass', async (t) => {
   const port = await freePort();

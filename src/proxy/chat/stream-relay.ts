@@ -1,9 +1,8 @@
-import { once } from 'node:events';
 import { PassThrough } from 'node:stream';
 import type { FastifyRequest } from 'fastify';
 import type { Dispatcher } from 'undici';
-import { BastionError } from '../../errors.js';
 import { judge } from '../filter/judge.js';
+import { pumpGuarded, STREAM_INTERRUPTED } from '../upstream/pump.js';
 import { StreamGuard, type AccumulatedCall } from './stream-guard.js';
 import { summarise } from './verdict-summary.js';
 
@@ -49,37 +48,18 @@ export function relayStream(request: FastifyRequest, upstream: Dispatcher.Respon
     },
   });
 
-  // Shutdown grace period over: stop reading the upstream; the catch below sends the final event.
-  const shutdown = request.server.lifecycle.streams.signal;
-  let cutByShutdown = false;
-  const onShutdown = () => {
-    cutByShutdown = true;
-    upstream.destroy(new Error('shutting down'));
-  };
-  shutdown.addEventListener('abort', onShutdown, { once: true });
-
-  (async () => {
-    const decoder = new TextDecoder();
-    try {
-      if (shutdown.aborted) onShutdown();
-      for await (const chunk of upstream) {
-        await guard.feed(decoder.decode(chunk as Buffer, { stream: true }));
-        if (guard.ended) break;
-        // Backpressure: a slow client pauses the upstream read instead of growing this buffer.
-        if (out.writableNeedDrain) await once(out, 'drain');
-      }
-      if (!guard.ended) await guard.finish();
-    } catch {
-      if (cutByShutdown) guard.interrupt(new BastionError('SHUTTING_DOWN').toBody());
+  pumpGuarded(request, upstream, abort, out, {
+    feed: (text) => guard.feed(text),
+    get ended() {
+      return guard.ended;
+    },
+    finish: () => guard.finish(),
+    fail(error) {
+      if (error.code !== STREAM_INTERRUPTED.code) guard.interrupt({ error });
       // Upstream failed mid-stream (reset, body timeout) or inspection failed: end the stream cleanly without
       // releasing anything unjudged; the client sees a truncated stream, never an uninspected tool call.
-      if (!guard.ended) out.write('data: {"error":{"code":"BASTION_ERR_STREAM_INTERRUPTED","message":"The stream was interrupted."}}\n\n');
-    } finally {
-      shutdown.removeEventListener('abort', onShutdown);
-      abort.abort();
-      upstream.destroy();
-      out.end();
-    }
-  })();
+      if (!guard.ended) out.write(`data: ${JSON.stringify({ error: STREAM_INTERRUPTED })}\n\n`);
+    },
+  });
   return out;
 }

@@ -1,10 +1,9 @@
-import { once } from 'node:events';
 import { PassThrough } from 'node:stream';
 import type { FastifyRequest } from 'fastify';
 import type { Dispatcher } from 'undici';
-import { BastionError } from '../../errors.js';
 import { guardCall, guardOutput, OutputReport } from './output-guard.js';
 import { ResponsesStreamGuard } from './stream-guard.js';
+import { pumpGuarded } from '../upstream/pump.js';
 
 // Tool-call arguments a single stream may accumulate before it is cut: bounded memory per connection.
 const MAX_TOOL_BYTES = 1024 * 1024;
@@ -29,36 +28,13 @@ export function relayResponseStream(request: FastifyRequest, upstream: Dispatche
     finalise: (response) => report.apply(response, request.id, request),
   });
 
-  const shutdown = request.server.lifecycle.streams.signal;
-  let cutByShutdown = false;
-  const onShutdown = () => {
-    cutByShutdown = true;
-    upstream.destroy(new Error('shutting down'));
-  };
-  shutdown.addEventListener('abort', onShutdown, { once: true });
-
-  (async () => {
-    const decoder = new TextDecoder();
-    try {
-      if (shutdown.aborted) onShutdown();
-      for await (const chunk of upstream) {
-        await guard.feed(decoder.decode(chunk as Buffer, { stream: true }));
-        if (guard.ended) break;
-        if (out.writableNeedDrain) await once(out, 'drain');
-      }
-      if (!guard.ended) await guard.finish();
-    } catch {
-      if (cutByShutdown) {
-        const { code, message } = new BastionError('SHUTTING_DOWN');
-        guard.interrupt({ code, message });
-      }
-      guard.interrupt({ code: 'BASTION_ERR_STREAM_INTERRUPTED', message: 'The stream was interrupted.' });
-    } finally {
-      shutdown.removeEventListener('abort', onShutdown);
-      abort.abort();
-      upstream.destroy();
-      out.end();
-    }
-  })();
+  pumpGuarded(request, upstream, abort, out, {
+    feed: (text) => guard.feed(text),
+    get ended() {
+      return guard.ended;
+    },
+    finish: () => guard.finish(),
+    fail: (error) => guard.interrupt(error),
+  });
   return out;
 }

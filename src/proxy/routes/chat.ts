@@ -4,10 +4,8 @@ import { guardRequest } from '../chat/request-guard.js';
 import { guardCompletion } from '../chat/response-guard.js';
 import { relayStream } from '../chat/stream-relay.js';
 import { decoyCompletion, decoyStream, refusalCompletion, refusalStream } from '../chat/synthetic-responses.js';
-import { BastionError, RequestValidationError, type ValidationIssue } from '../../errors.js';
-import { tenantPolicies } from '../../policy/tenant-policies.js';
-import { readBounded } from '../upstream/read-body.js';
-import { abortOnClientClose, markUpstream, relayHead, upstreamHeaders } from '../upstream/forward.js';
+import { RequestValidationError, type ValidationIssue } from '../../errors.js';
+import { forwardGuarded } from '../upstream/forward-guarded.js';
 
 // Free-form (OpenAI adds parameters often); only what Bastion relies on is constrained, and bounded.
 const ChatBody = Type.Object(
@@ -50,7 +48,6 @@ function isCompletion(value: unknown): value is { choices: object[] } {
 
 /** POST /v1/chat/completions with both tool-call guard points (SPEC §1, §4.3). */
 export async function chatRoute(app: FastifyInstance): Promise<void> {
-  const { config, upstream } = app.services;
 
   app.post<{ Body: Static<typeof ChatBody> }>(
     '/v1/chat/completions',
@@ -76,36 +73,16 @@ export async function chatRoute(app: FastifyInstance): Promise<void> {
         return stream ? reply.type('text/event-stream').send(refusalStream(model, outcome.bastion)) : refusalCompletion(model, outcome.bastion);
       }
 
-      // The tenant's allow-list: links to its own hosts in the answer are not exfiltration (cached: no extra read).
-      const { allowDomains } = await tenantPolicies(app.services).get(request.principal?.tenantId);
-      const abort = abortOnClientClose(request, reply);
-      const started = performance.now();
-      const res = await upstream.request({
-        url: `${config.upstreamBaseUrl}/v1/chat/completions`,
-        method: 'POST',
-        headers: upstreamHeaders(request, { 'content-type': 'application/json' }),
-        body: JSON.stringify(outcome.redacted ? { ...body, messages: outcome.messages } : body),
-        signal: abort.signal,
+      // The tenant's allow-list (inside forwardGuarded): links to its own hosts in the answer are not exfiltration.
+      return forwardGuarded(request, reply, {
+        path: '/v1/chat/completions',
+        body: outcome.redacted ? { ...body, messages: outcome.messages } : body,
+        headers: (r) => outcome.uninspected && r.header(UNINSPECTED_HEADER, `${outcome.uninspected.count}; ${outcome.uninspected.types}`),
+        stream: (upstreamBody, abort, allowDomains) => relayStream(request, upstreamBody, abort, allowDomains),
+        is: isCompletion,
+        expected: 'a chat completion',
+        guard: (completion, allowDomains) => guardCompletion(request, completion as Parameters<typeof guardCompletion>[1], allowDomains),
       });
-      markUpstream(request, started);
-      relayHead(reply, res);
-      if (outcome.uninspected) reply.header(UNINSPECTED_HEADER, `${outcome.uninspected.count}; ${outcome.uninspected.types}`);
-      const type = String(res.headers['content-type'] ?? '').toLowerCase();
-      if (res.statusCode >= 400) return reply.send(res.body); // provider errors pass through verbatim
-      if (type.includes('text/event-stream')) return reply.send(relayStream(request, res.body, abort, allowDomains));
-      const raw = await readBounded(res.body, config.upstreamResponseLimitBytes);
-      markUpstream(request, started);
-      let completion: unknown;
-      try {
-        completion = JSON.parse(raw.toString('utf8'));
-      } catch {
-        completion = undefined;
-      }
-      // A success body Bastion cannot read as a completion could carry tool calls it never saw: fail closed.
-      if (!isCompletion(completion)) {
-        throw new BastionError('UPSTREAM_UNREACHABLE', { message: 'The upstream answered with a body that is not a chat completion.' });
-      }
-      return reply.send(await guardCompletion(request, completion as Parameters<typeof guardCompletion>[1], allowDomains));
     },
   );
 }

@@ -1,14 +1,12 @@
-import { once } from 'node:events';
 import { PassThrough } from 'node:stream';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Dispatcher } from 'undici';
 import { Type, type Static } from 'typebox';
 import { guardTexts } from '../chat/request-guard.js';
 import { inputTexts, MAX_INPUTS, MAX_TOKENS_PER_INPUT, type EmbeddingInput } from '../embeddings/inputs.js';
-import { BastionError, RequestValidationError } from '../../errors.js';
-import { tenantPolicies } from '../../policy/tenant-policies.js';
-import { readBounded } from '../upstream/read-body.js';
-import { abortOnClientClose, markUpstream, relayHead, upstreamHeaders } from '../upstream/forward.js';
+import { RequestValidationError } from '../../errors.js';
+import { forwardGuarded } from '../upstream/forward-guarded.js';
+import { pumpGuarded } from '../upstream/pump.js';
 import { blockedCompletion, completionStream, decoyCompletion, guardTextCompletion, TextCompletionStreamGuard } from '../completions/text-completions.js';
 
 const CompletionsBody = Type.Object(
@@ -43,7 +41,6 @@ function promptTexts(prompt: EmbeddingInput): string[] {
  * is scanned at point [B], credentials and exfiltration links redacted in place, streamed or not.
  */
 export async function completionsRoute(app: FastifyInstance): Promise<void> {
-  const { config, upstream } = app.services;
   app.post<{ Body: Static<typeof CompletionsBody> }>(
     '/v1/completions',
     {
@@ -73,32 +70,14 @@ export async function completionsRoute(app: FastifyInstance): Promise<void> {
         forward = { ...body, prompt: typeof body.prompt === 'string' ? prompts[0] : prompts, ...(suffix !== undefined ? { suffix } : {}) };
       }
 
-      const { allowDomains } = await tenantPolicies(app.services).get(request.principal?.tenantId);
-      const abort = abortOnClientClose(request, reply);
-      const started = performance.now();
-      const res = await upstream.request({
-        url: `${config.upstreamBaseUrl}/v1/completions`,
-        method: 'POST',
-        headers: upstreamHeaders(request, { 'content-type': 'application/json' }),
-        body: JSON.stringify(forward),
-        signal: abort.signal,
+      return forwardGuarded(request, reply, {
+        path: '/v1/completions',
+        body: forward,
+        stream: (upstreamBody, abort, allowDomains) => relay(request, upstreamBody, abort, allowDomains),
+        is: (value): value is Record<string, unknown> => typeof value === 'object' && value !== null && Array.isArray((value as { choices?: unknown }).choices),
+        expected: 'a text completion',
+        guard: (completion, allowDomains) => guardTextCompletion(completion, request.id, allowDomains),
       });
-      markUpstream(request, started);
-      relayHead(reply, res);
-      if (res.statusCode >= 400) return reply.send(res.body);
-      if (String(res.headers['content-type'] ?? '').toLowerCase().includes('text/event-stream')) return reply.send(relay(request, res.body, abort, allowDomains));
-      const raw = await readBounded(res.body, config.upstreamResponseLimitBytes);
-      markUpstream(request, started);
-      let completion: unknown;
-      try {
-        completion = JSON.parse(raw.toString('utf8'));
-      } catch {
-        completion = undefined;
-      }
-      if (typeof completion !== 'object' || completion === null || !Array.isArray((completion as { choices?: unknown }).choices)) {
-        throw new BastionError('UPSTREAM_UNREACHABLE', { message: 'The upstream answered with a body that is not a text completion.' });
-      }
-      return reply.send(guardTextCompletion(completion as Record<string, unknown>, request.id, allowDomains));
     },
   );
 }
@@ -106,32 +85,13 @@ export async function completionsRoute(app: FastifyInstance): Promise<void> {
 function relay(request: FastifyRequest, upstream: Dispatcher.ResponseData['body'], abort: AbortController, allowDomains: readonly string[]): PassThrough {
   const out = new PassThrough();
   const guard = new TextCompletionStreamGuard((text) => out.write(text), request.id, request.server.services.config.streamHoldChars, allowDomains);
-  const shutdown = request.server.lifecycle.streams.signal;
-  let cutByShutdown = false;
-  const onShutdown = () => {
-    cutByShutdown = true;
-    upstream.destroy(new Error('shutting down'));
-  };
-  shutdown.addEventListener('abort', onShutdown, { once: true });
-  (async () => {
-    const decoder = new TextDecoder();
-    try {
-      if (shutdown.aborted) onShutdown();
-      for await (const chunk of upstream) {
-        guard.feed(decoder.decode(chunk as Buffer, { stream: true }));
-        if (guard.ended) break;
-        if (out.writableNeedDrain) await once(out, 'drain');
-      }
-      guard.finish();
-    } catch {
-      const { code, message } = cutByShutdown ? new BastionError('SHUTTING_DOWN') : { code: 'BASTION_ERR_STREAM_INTERRUPTED', message: 'The stream was interrupted.' };
-      guard.finish({ code, message });
-    } finally {
-      shutdown.removeEventListener('abort', onShutdown);
-      abort.abort();
-      upstream.destroy();
-      out.end();
-    }
-  })();
+  pumpGuarded(request, upstream, abort, out, {
+    feed: (text) => guard.feed(text),
+    get ended() {
+      return guard.ended;
+    },
+    finish: () => guard.finish(),
+    fail: (error) => guard.finish(error),
+  });
   return out;
 }

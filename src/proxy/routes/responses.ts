@@ -1,10 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { Type, type Static } from 'typebox';
 import { guardTexts } from '../chat/request-guard.js';
-import { BastionError, RequestValidationError } from '../../errors.js';
-import { tenantPolicies } from '../../policy/tenant-policies.js';
-import { readBounded } from '../upstream/read-body.js';
-import { abortOnClientClose, markUpstream, relayHead, upstreamHeaders } from '../upstream/forward.js';
+import { RequestValidationError } from '../../errors.js';
+import { forwardGuarded } from '../upstream/forward-guarded.js';
 import { extractInput } from '../responses/input-items.js';
 import { guardResponse } from '../responses/output-guard.js';
 import { relayResponseStream } from '../responses/stream-relay.js';
@@ -37,7 +35,6 @@ function isResponse(value: unknown): value is Record<string, unknown> & { output
  * previous_response_id, store, tools and every other parameter pass through untouched.
  */
 export async function responsesRoute(app: FastifyInstance): Promise<void> {
-  const { config, upstream } = app.services;
 
   app.post<{ Body: Static<typeof ResponsesBody> }>(
     '/v1/responses',
@@ -77,35 +74,15 @@ export async function responsesRoute(app: FastifyInstance): Promise<void> {
         redacted = true;
       });
 
-      const { allowDomains } = await tenantPolicies(app.services).get(request.principal?.tenantId);
-      const abort = abortOnClientClose(request, reply);
-      const started = performance.now();
-      const res = await upstream.request({
-        url: `${config.upstreamBaseUrl}/v1/responses`,
-        method: 'POST',
-        headers: upstreamHeaders(request, { 'content-type': 'application/json' }),
-        body: JSON.stringify(redacted ? copy : body),
-        signal: abort.signal,
+      return forwardGuarded(request, reply, {
+        path: '/v1/responses',
+        body: redacted ? copy : body,
+        headers: (r) => outcome.uninspected && r.header(UNINSPECTED_HEADER, `${outcome.uninspected.count}; ${outcome.uninspected.types}`),
+        stream: (upstreamBody, abort, allowDomains) => relayResponseStream(request, upstreamBody, abort, allowDomains),
+        is: isResponse,
+        expected: 'a Response object',
+        guard: (response, allowDomains) => guardResponse(request, response, allowDomains),
       });
-      markUpstream(request, started);
-      relayHead(reply, res);
-      if (outcome.uninspected) reply.header(UNINSPECTED_HEADER, `${outcome.uninspected.count}; ${outcome.uninspected.types}`);
-      const type = String(res.headers['content-type'] ?? '').toLowerCase();
-      if (res.statusCode >= 400) return reply.send(res.body); // provider errors pass through verbatim
-      if (type.includes('text/event-stream')) return reply.send(relayResponseStream(request, res.body, abort, allowDomains));
-      const raw = await readBounded(res.body, config.upstreamResponseLimitBytes);
-      markUpstream(request, started);
-      let response: unknown;
-      try {
-        response = JSON.parse(raw.toString('utf8'));
-      } catch {
-        response = undefined;
-      }
-      // A success body Bastion cannot read as a Response could carry calls it never saw: fail closed.
-      if (!isResponse(response)) {
-        throw new BastionError('UPSTREAM_UNREACHABLE', { message: 'The upstream answered with a body that is not a Response object.' });
-      }
-      return reply.send(await guardResponse(request, response, allowDomains));
     },
   );
 }

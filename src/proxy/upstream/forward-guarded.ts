@@ -1,0 +1,58 @@
+import type { PassThrough } from 'node:stream';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Dispatcher } from 'undici';
+import { BastionError } from '../../errors.js';
+import { tenantPolicies } from '../../policy/tenant-policies.js';
+import { abortOnClientClose, markUpstream, relayHead, upstreamHeaders } from './forward.js';
+import { readBounded } from './read-body.js';
+
+export interface GuardedForward<T> {
+  /** Upstream path, e.g. `/v1/chat/completions`. */
+  path: string;
+  /** The request body as it goes upstream (redactions applied). */
+  body: unknown;
+  /** Sets headers that describe the request's own inspection (uninspected parts) once the upstream head is relayed. */
+  headers?: (reply: FastifyReply) => void;
+  /** Point [B] for a streamed answer. */
+  stream(upstream: Dispatcher.ResponseData['body'], abort: AbortController, allowDomains: readonly string[]): PassThrough;
+  /** Is a parsed success body the object this route guards? Anything else could carry output Bastion never saw. */
+  is(value: unknown): value is T;
+  /** What the body should have been, for the 502 message. */
+  expected: string;
+  /** Point [B] for a whole answer. */
+  guard(value: T, allowDomains: readonly string[]): unknown;
+}
+
+/**
+ * The upstream half shared by the guarded /v1 routes (chat, Responses, legacy completions): forwards the inspected
+ * request, passes provider errors through verbatim, relays a stream through its guard, and reads a whole answer
+ * within UPSTREAM_RESPONSE_LIMIT and guards it. A success body that is not what the route guards fails closed (502).
+ */
+export async function forwardGuarded<T>(request: FastifyRequest, reply: FastifyReply, route: GuardedForward<T>): Promise<unknown> {
+  const { config, upstream } = request.server.services;
+  const { allowDomains } = await tenantPolicies(request.server.services).get(request.principal?.tenantId);
+  const abort = abortOnClientClose(request, reply);
+  const started = performance.now();
+  const res = await upstream.request({
+    url: `${config.upstreamBaseUrl}${route.path}`,
+    method: 'POST',
+    headers: upstreamHeaders(request, { 'content-type': 'application/json' }),
+    body: JSON.stringify(route.body),
+    signal: abort.signal,
+  });
+  markUpstream(request, started);
+  relayHead(reply, res);
+  route.headers?.(reply);
+  if (res.statusCode >= 400) return reply.send(res.body); // provider errors pass through verbatim
+  if (String(res.headers['content-type'] ?? '').toLowerCase().includes('text/event-stream')) return reply.send(route.stream(res.body, abort, allowDomains));
+  const raw = await readBounded(res.body, config.upstreamResponseLimitBytes);
+  markUpstream(request, started);
+  let value: unknown;
+  try {
+    value = JSON.parse(raw.toString('utf8'));
+  } catch {
+    value = undefined;
+  }
+  if (!route.is(value)) throw new BastionError('UPSTREAM_UNREACHABLE', { message: `The upstream answered with a body that is not ${route.expected}.` });
+  return reply.send(await route.guard(value, allowDomains));
+}
