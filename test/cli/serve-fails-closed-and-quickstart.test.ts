@@ -11,6 +11,9 @@ function tempDir(t: { teardown(fn: () => void): void }): string {
   return dir;
 }
 
+// Starts a handful of real gateway processes one after another: more than tap's default 120 s on a loaded machine.
+t.setTimeout(300_000);
+
 t.test('serve with no key and no ALLOW_UNAUTHENTICATED exits non-zero and says how to create a key', async (t) => {
   const dir = tempDir(t);
   const res = await runCli(['serve'], { BASTION_PORT: '0', BASTION_ADMIN_PORT: '0' }, dir);

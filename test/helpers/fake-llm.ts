@@ -32,8 +32,8 @@ export function analysis(rule: { kind: string; pattern: string }, family = 'inje
   return completion({ content: JSON.stringify({ attack_type: 'instruction override', explanation: 'Tells the assistant to drop its instructions.', family, rule }) });
 }
 
-/** Polls until `check` returns a value (not undefined/false); fails after `tries` polls. Never asserts on time. */
-export async function eventually<T>(check: () => Promise<T | undefined | false>, tries = 300, gapMs = 50): Promise<T> {
+/** Polls until `check` returns a value (not undefined/false); fails after `tries` polls (about a minute: analyses run in their own thread, slow on a loaded machine). Never asserts on time. */
+export async function eventually<T>(check: () => Promise<T | undefined | false>, tries = 1200, gapMs = 50): Promise<T> {
   for (let i = 0; i < tries; i++) {
     const value = await check();
     if (value !== undefined && value !== false) return value;

@@ -33,7 +33,8 @@ export async function spawnGateway(t: Teardown, args: string[], env: NodeJS.Proc
     if (child.exitCode === null) child.kill('SIGKILL');
   });
   const ports = await new Promise<{ proxyPort: number; adminPort: number }>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`gateway did not start: ${err.slice(0, 500)}`)), 30_000);
+    // Generous: on a loaded machine, loading TypeScript and warming the pool's threads can take a while.
+    const timer = setTimeout(() => reject(new Error(`gateway did not start: ${err.slice(0, 500)}`)), 90_000);
     const check = () => {
       const m = /"proxyPort":(\d+),"adminPort":(\d+)/.exec(out);
       if (m) {
