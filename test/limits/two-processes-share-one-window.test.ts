@@ -5,7 +5,7 @@ import { runCli, spawnGateway } from '../helpers/process.js';
 
 t.test('two gateway processes on one Redis and one key allow exactly the key rate (SPEC §8)', { ...(await needs('postgres')), ...(await needs('redis')) }, async (t) => {
   const env = { DATABASE_URL: await postgresUrl(t), REDIS_URL, BASTION_REDIS_PREFIX: redisPrefix() };
-  const created = await runCli(['keys', 'create', '--tenant', 'shared', '--rate', '7'], env);
+  const created = await runCli(['keys', 'create', '--tenant', 'shared', '--create-tenant', '--rate', '7'], env);
   t.equal(created.code, 0, created.stderr);
   const key = /key:\s+(bst_\w+)/.exec(created.stdout)![1];
 
