@@ -1,3 +1,5 @@
+import canonicalize from 'canonicalize';
+import { CompactSign } from 'jose';
 import { generateKeyPairSync, type KeyObject } from 'node:crypto';
 import { didOfPublicKey } from '../../src/agents/did-key.js';
 import { changeEntitlements, ensureTenant } from '../../src/storage/tenants.js';
@@ -24,4 +26,11 @@ export async function entitledKey(gw: TestGateway, tenant: string): Promise<stri
   await ensureTenant(db, tenant, 'professional');
   await changeEntitlements(db, tenant, () => ({ plan: 'professional', addons: ['agents'] }));
   return gw.key(tenant, { rate: 100_000, plan: 'professional' });
+}
+
+/** The agent's mandate: compact EdDSA JWS over the RFC 8785 canonical `{agent_id, quote_hash}`. */
+export async function signMandate(privateKey: KeyObject, agentId: string, quoteHash: string): Promise<{ mandate: { agent_id: string; quote_hash: string }; signature: string }> {
+  const mandate = { agent_id: agentId, quote_hash: quoteHash };
+  const signature = await new CompactSign(new TextEncoder().encode(canonicalize(mandate) as string)).setProtectedHeader({ alg: 'EdDSA' }).sign(privateKey);
+  return { mandate, signature };
 }
