@@ -2,7 +2,6 @@ import type { Kysely } from 'kysely';
 import type { AgentRow } from '../agents/agent.js';
 import type { Quote } from '../payments/quote.js';
 import { appendActivity } from './agent-activity.js';
-import { findAgent } from './agents.js';
 import type { Storage } from './database.js';
 import type { Database } from './schema.js';
 
@@ -48,5 +47,3 @@ export async function spentSince(db: Kysely<Database>, agentId: string, currency
     .executeTakeFirstOrThrow();
   return { day: Number(row.day), month: Number(row.month) };
 }
-
-export { findAgent };

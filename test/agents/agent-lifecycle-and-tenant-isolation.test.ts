@@ -138,6 +138,19 @@ for (const backend of ['sqlite', 'postgres'] as StorageBackend[]) {
       t.equal((await register(acme, { ...good, limits: limits({ per_transaction: '5', daily: '5', monthly: '5' }) })).status, 201, 'equal limits are fine');
     });
 
+    t.test('the largest limits allowed are stored and logged (PostgreSQL enforces column lengths)', async (t) => {
+      const payees = Array.from({ length: 50 }, (_, i) => `${'p'.repeat(60)}:${String(i).padStart(3, '0')}`);
+      const big = limits({ per_transaction: '999999999999.99', daily: '999999999999.99', monthly: '999999999999.99', allowed_payees: payees, expires_at: '2099-12-31T23:59:59.999Z' });
+      const created = await register(acme, { display_name: 'x'.repeat(128), did: agentKeys().did, limits: big });
+      t.equal(created.status, 201, created.body);
+      const id = created.json<Agent>().agent_id;
+      const updated = await call(url(`/${id}`), { method: 'PUT', headers: as(acme), body: { display_name: 'y'.repeat(128), limits: { ...big, allowed_payees: [...payees].reverse() } } });
+      t.equal(updated.status, 200, updated.body);
+      t.equal(updated.json<Agent>().limits.monthly, '999999999999.99', 'the largest amount round-trips exactly');
+      const log = (await call(url(`/activity?agent_id=${id}&limit=1`), { headers: as(acme) })).json<Activity[]>();
+      t.equal(log[0].kind, 'agent.limits_changed');
+    });
+
     t.test('records hold metadata only', async (t) => {
       const log = (await call(url('/activity?limit=1000'), { headers: as(acme) })).body;
       t.notMatch(log, /x-api-key|bst_/i, 'no API key in the log');

@@ -6,7 +6,8 @@ import { BastionError, RequestValidationError, type ErrorName } from '../../erro
 import { CATALOGUE } from '../../payments/catalogue.js';
 import { buildQuote, canonicalMandate, jcs, sha256Hex } from '../../payments/quote.js';
 import { signCanonical, verifiesFromDid } from '../../payments/signatures.js';
-import { findAgent, recordQuote, recordQuoteRefusal } from '../../storage/agent-quotes.js';
+import { recordQuote, recordQuoteRefusal } from '../../storage/agent-quotes.js';
+import { findAgent } from '../../storage/agents.js';
 import { executeMandate, type Approval, type MandateRefusal } from '../../storage/mandates.js';
 import { signingKey, type SigningKey } from '../../storage/signing-keys.js';
 import { apiKeyAuth, scopedTenant } from '../api-key-auth.js';
@@ -40,7 +41,15 @@ export async function paymentRoutes(app: FastifyInstance): Promise<void> {
 
   app.post<{ Body: Static<typeof QuoteBody> }>(
     '/quote',
-    { config, schema: { summary: 'Quote a catalogue item for an agent: signed canonical quote and its one-time hash (5 minutes)', body: QuoteBody, response: { 200: QuoteResponse, ...QuoteRefusals } } },
+    {
+      config,
+      schema: {
+        summary: 'Quote a catalogue item for an agent: signed canonical quote and its one-time hash (5 minutes)',
+        description: 'Refusals: 404 AGENT_NOT_FOUND, 403 AGENT_REVOKED or AGENT_EXPIRED, 503 SIGNING_KEY_UNAVAILABLE; each refusal is an activity record.',
+        body: QuoteBody,
+        response: { 200: QuoteResponse, ...QuoteRefusals },
+      },
+    },
     async (request) => {
       const tenantId = scopedTenant(request);
       const now = Date.now();
@@ -65,6 +74,8 @@ export async function paymentRoutes(app: FastifyInstance): Promise<void> {
       config,
       schema: {
         summary: 'Execute a mandate: the agent-signed quote hash, checked and spent in one transaction (Idempotency-Key supported)',
+        description:
+          'Refusals, each an activity record: 404 AGENT_NOT_FOUND, QUOTE_NOT_FOUND; 403 AGENT_REVOKED, AGENT_EXPIRED, MANDATE_SIGNATURE_INVALID, QUOTE_AGENT_MISMATCH; 409 QUOTE_USED, QUOTE_EXPIRED; 402 CURRENCY_MISMATCH, PAYEE_NOT_ALLOWED, LIMIT_PER_TRANSACTION, LIMIT_DAILY, LIMIT_MONTHLY. Idempotency-Key reused with another body → 422.',
         headers: MandateHeaders,
         body: MandateBody,
         response: { 200: ApprovalSchema, ...MandateRefusals },

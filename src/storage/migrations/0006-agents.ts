@@ -36,7 +36,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('seq', 'bigint', (c) => c.notNull())
     .addColumn('agent_id', 'varchar(40)')
     .addColumn('kind', 'varchar(32)', (c) => c.notNull())
-    .addColumn('detail', 'varchar(4096)', (c) => c.notNull())
+    .addColumn('detail', 'varchar(16384)', (c) => c.notNull())
     .addColumn('created_at', 'bigint', (c) => c.notNull())
     .addColumn('prev_hash', 'varchar(64)', (c) => c.notNull())
     .addColumn('hash', 'varchar(64)', (c) => c.notNull())
