@@ -2,7 +2,8 @@ import t from 'tap';
 import { databaseUrl, needs, type StorageBackend } from '../helpers/backends.js';
 import { startTestGateway } from '../helpers/gateway.js';
 import { call } from '../helpers/http.js';
-import { errorCodeOf } from '../helpers/portal.js';
+import { changeEntitlements } from '../../src/storage/tenants.js';
+import { bearer, errorCodeOf, login, register as registerAccount } from '../helpers/portal.js';
 import { agentKeys, entitledKey, limits } from './helpers.js';
 
 interface Agent {
@@ -149,6 +150,19 @@ for (const backend of ['sqlite', 'postgres'] as StorageBackend[]) {
       t.equal(updated.json<Agent>().limits.monthly, '999999999999.99', 'the largest amount round-trips exactly');
       const log = (await call(url(`/activity?agent_id=${id}&limit=1`), { headers: as(acme) })).json<Activity[]>();
       t.equal(log[0].kind, 'agent.limits_changed');
+    });
+
+    t.test("the portal bearer token manages the account's own tenant's agents only", async (t) => {
+      const ids = await registerAccount(gw.adminUrl, 'agents-owner@example.com');
+      await changeEntitlements(gw.services.storage.db, ids.tenant_id, () => ({ plan: 'professional', addons: ['agents'] }));
+      const { access } = await login(gw.adminUrl, 'agents-owner@example.com');
+      const created = await call(url(''), { headers: bearer(access), body: { display_name: 'console bot', did: agentKeys().did, limits: limits() } });
+      t.equal(created.status, 201, created.body);
+      t.equal(created.json<Agent>().tenant_id, ids.tenant_id);
+      const mine = (await call(url(''), { headers: bearer(access) })).json<Agent[]>();
+      t.same(mine.map((a) => a.agent_id), [created.json<Agent>().agent_id], 'only its own tenant');
+      t.equal((await call(url('?tenant_id=acme'), { headers: bearer(access) })).status, 403);
+      t.equal((await call(url(`/activity?agent_id=${created.json<Agent>().agent_id}`), { headers: bearer(access) })).json<Activity[]>()[0].kind, 'agent.registered');
     });
 
     t.test('records hold metadata only', async (t) => {
