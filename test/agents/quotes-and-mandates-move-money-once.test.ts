@@ -135,6 +135,12 @@ for (const backend of ['sqlite', 'postgres'] as StorageBackend[]) {
       t.match(reused.json(), { detail: [{ loc: ['header', 'idempotency-key'] }] });
       t.equal((await execute(body, acme, { 'idempotency-key': 'bad key!' })).status, 422, 'a malformed key');
       t.equal((await execute(otherBody, acme, { 'idempotency-key': 'pay-2' })).status, 200, 'a fresh key executes');
+      // 20 concurrent retries of one fresh request: one execution, every caller gets its answer.
+      const burst = await signMandate(agent.privateKey, agent.agentId, (await quote(agent.agentId)).json<QuoteReply>().quote_hash);
+      const answers = await Promise.all(Array.from({ length: 20 }, () => execute(burst, acme, { 'idempotency-key': 'pay-3' })));
+      t.same([...new Set(answers.map((r) => r.status))], [200], 'all 20 answered 200, none QUOTE_USED');
+      t.equal(new Set(answers.map((r) => r.body)).size, 1, 'the same answer');
+      t.equal(answers.filter((r) => r.headers['idempotent-replayed'] === 'true').length, 19, '19 replays of the one execution');
     });
 
     t.test('races: one quote 50 times at once → exactly 1 success; 50 quotes over the daily limit → never over it', async (t) => {
