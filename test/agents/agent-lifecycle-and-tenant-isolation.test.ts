@@ -97,6 +97,9 @@ for (const backend of ['sqlite', 'postgres'] as StorageBackend[]) {
         t.equal(res.status, 404, `${method} of another tenant's agent`);
         t.equal(errorCodeOf(res), 'BASTION_ERR_AGENT_NOT_FOUND');
       }
+      const theirLog = await call(url(`/activity?agent_id=${theirs.agent_id}`), { headers: as(acme) });
+      t.equal(theirLog.status, 404, "another tenant's agent's activity: 404");
+      t.equal(errorCodeOf(theirLog), 'BASTION_ERR_AGENT_NOT_FOUND');
       const unknown = await call(url('/agt_AAAAAAAAAAAAAAAAAAAAAA'), { method: 'DELETE', headers: as(acme) });
       t.equal(unknown.status, 404, 'unknown agent: the same 404');
       t.equal((await call(url(''), { headers: as(globex) })).json<Agent[]>().find((a) => a.agent_id === theirs.agent_id)?.status, 'active');

@@ -94,7 +94,17 @@ for (const backend of ['sqlite', 'postgres'] as StorageBackend[]) {
       for (let i = 0; i < 5; i++) t.equal((await execute(await signMandate(agent.privateKey, agent.agentId, await q('tool:redact')))).status, 200, `spend ${i + 1} × 0.02`);
       const over = await execute(await signMandate(agent.privateKey, agent.agentId, await q()));
       t.equal(errorCodeOf(over), 'BASTION_ERR_LIMIT_DAILY', 'daily total 0.10 reached: the next 0.01 is refused');
-      // Monthly: move today's spend to earlier this month (or yesterday), then the month cap bites.
+      // Currency: an agent whose limits are in EUR cannot pay a USD price.
+      const euro = await newAgent(acme, { currency: 'EUR' });
+      t.equal(errorCodeOf(await execute(await signMandate(euro.privateKey, euro.agentId, (await quote(euro.agentId)).json<QuoteReply>().quote_hash))), 'BASTION_ERR_CURRENCY_MISMATCH');
+      // Expired limits: quotes and mandates refused until the limits are renewed.
+      const expiring = await newAgent(acme, { expires_at: '2099-01-01T00:00:00Z' });
+      const xq = (await quote(expiring.agentId)).json<QuoteReply>().quote_hash;
+      await sql`update agents set expires_at = ${Date.now() - 1} where agent_id = ${expiring.agentId}`.execute(db);
+      t.equal(errorCodeOf(await execute(await signMandate(expiring.privateKey, expiring.agentId, xq))), 'BASTION_ERR_AGENT_EXPIRED');
+      t.equal(errorCodeOf(await quote(expiring.agentId)), 'BASTION_ERR_AGENT_EXPIRED');
+      t.equal((await kinds(expiring.agentId))[0].detail.reason, 'AGENT_EXPIRED', 'the refused quote is recorded');
+      // Spend already recorded today counts against the daily limit.
       const monthAgent = await newAgent(acme, { per_transaction: '0.05', daily: '0.05', monthly: '0.05' });
       const mq = (await quote(monthAgent.agentId, 'tool:assess')).json<QuoteReply>().quote_hash;
       await sql`insert into agent_quotes (quote_id, quote_hash, tenant_id, agent_id, item, payee, amount, currency, created_at, expires_at, used_at) values ('quo_seed', ${'e'.repeat(64)}, 'acme', ${monthAgent.agentId}, 'tool:filter', 'bastion:tools', 1, 'USD', ${Date.now()}, ${Date.now()}, ${Date.now()})`.execute(db);

@@ -4,7 +4,7 @@ import { storedLimits, wireAgent } from '../../agents/agent.js';
 import { ed25519FromDid } from '../../agents/did-key.js';
 import { BastionError, RequestValidationError } from '../../errors.js';
 import { listActivity } from '../../storage/agent-activity.js';
-import { createAgent, listAgents, revokeAgent, revokeAllAgents, updateAgent } from '../../storage/agents.js';
+import { createAgent, findAgent, listAgents, revokeAgent, revokeAllAgents, updateAgent } from '../../storage/agents.js';
 import { apiKeyAuth, scopedTenant } from '../api-key-auth.js';
 import { Forbidden } from '../financial/schemas.js';
 import { ActivityList, ActivityQuery, Agent, AgentList, AgentParams, NotFound, RegisterBody, RevokeAllResponse, TenantQuery, UpdateBody } from './schemas.js';
@@ -47,9 +47,11 @@ export async function agentRoutes(app: FastifyInstance): Promise<void> {
 
   app.get<{ Querystring: Static<typeof ActivityQuery> }>(
     '/activity',
-    { config, schema: { summary: "The tenant's hash-chained activity log, newest first (metadata only)", querystring: ActivityQuery, response: { 200: ActivityList, 403: Forbidden } } },
+    { config, schema: { summary: "The tenant's hash-chained activity log, newest first (metadata only)", querystring: ActivityQuery, response: { 200: ActivityList, 403: Forbidden, 404: NotFound } } },
     async (request) => {
       const tenantId = scopedTenant(request, request.query.tenant_id);
+      // Agents are never deleted (revoked ones stay), so an agent_id that is not the tenant's is unknown: 404 as elsewhere.
+      if (request.query.agent_id !== undefined && !(await findAgent(storage.db, tenantId, request.query.agent_id))) throw new BastionError('AGENT_NOT_FOUND');
       const records = await listActivity(storage.db, tenantId, { agentId: request.query.agent_id, limit: request.query.limit ?? 100 });
       return records.map((r) => ({ ...r, created_at: new Date(r.created_at).toISOString() }));
     },
