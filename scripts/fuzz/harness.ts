@@ -3,6 +3,7 @@ import { Pool } from 'undici';
 import { chunk, completion, fakeUpstream, sendJson, sendStream } from '../../test/helpers/fake-upstream.js';
 import { messageItem, responseEvents, responseObject, sendEvents } from '../../test/helpers/fake-responses.js';
 import { startTestGateway, type TestGateway } from '../../test/helpers/gateway.js';
+import { changeEntitlements } from '../../src/storage/tenants.js';
 import { ADMIN_KEY, MASTER_KEY, PASSWORD } from '../../test/helpers/portal.js';
 import type { Credentials, KnownIds } from './routes.js';
 
@@ -61,6 +62,15 @@ export async function startHarness(t: Teardown): Promise<Harness> {
   const pools = { proxy: new Pool(gateway.proxyUrl, { connections: 4 }), admin: new Pool(gateway.adminUrl, { connections: 4 }) };
   t.teardown(() => Promise.all([pools.proxy.destroy(), pools.admin.destroy()]));
   const apiKey = await gateway.key('fuzz-tenant', { plan: 'enterprise', rate: 1_000_000 });
+  // The agents add-on, so /agents and /mcp are walked past the 402 into validation and their handlers.
+  await changeEntitlements(gateway.services.storage.db, 'fuzz-tenant', (tenant) => ({ plan: tenant.plan, addons: [...tenant.addons, 'agents'] }));
+  const fuzzAgent = await apps.admin.inject({
+    method: 'POST',
+    url: '/agents',
+    headers: { 'x-api-key': apiKey },
+    payload: { display_name: 'fuzz', did: 'did:key:z6MkhaXgBZDvotDkL5257faiztiGiC2QtKLGpbnnEGta2doK', limits: { currency: 'USD', per_transaction: '1', daily: '1', monthly: '1', allowed_payees: ['bastion:tools'] } },
+  });
+  if (fuzzAgent.statusCode !== 201) throw new Error(`fuzz setup: agent ${fuzzAgent.statusCode}`);
   const bearer = await portalAccount(apps.admin, 'fuzz-bearer@example.com');
   const portalKey = await apps.admin.inject({ method: 'POST', url: '/portal/keys', headers: { authorization: `Bearer ${bearer.access}` }, payload: { name: 'fuzz' } });
   if (portalKey.statusCode !== 201) throw new Error(`fuzz setup: portal key ${portalKey.statusCode}`);
@@ -69,7 +79,7 @@ export async function startHarness(t: Teardown): Promise<Harness> {
   // /auth/logout is fuzzed with a real cookie too: it must not end the session /auth/me is fuzzed with.
   const publicSession = await sessionCookie(apps.admin, 'fuzz-public-session@example.com');
   return {
-    known: { key_id: [portalKey.json<{ key_id: string }>().key_id], tenant_id: ['fuzz-tenant', bearer.tenant] },
+    known: { key_id: [portalKey.json<{ key_id: string }>().key_id], tenant_id: ['fuzz-tenant', bearer.tenant], agent_id: [fuzzAgent.json<{ agent_id: string }>().agent_id] },
     gateway,
     apps,
     pools,

@@ -5,6 +5,8 @@ import { registerOpenApi } from '../http/openapi.js';
 import { probeRoutes } from '../http/probes.js';
 import type { Services } from '../services.js';
 import { operatorBillingRoutes } from './billing/operator.js';
+import { paymentRoutes } from './payments/routes.js';
+import { agentRoutes } from './agents/routes.js';
 import { applyRouteEntitlements } from './entitlements.js';
 import { financialRoutes } from './financial/routes.js';
 import { neutralizerRoutes } from './neutralizer/routes.js';
@@ -38,5 +40,7 @@ export async function buildAdminServer(services: Services): Promise<FastifyInsta
   await app.register(financialRoutes, { prefix: '/financial' });
   await app.register(tenantImpactRoutes, { prefix: '/tenant' });
   await app.register(neutralizerRoutes, { prefix: '/threat/neutralizer' });
+  await app.register(agentRoutes, { prefix: '/agents' });
+  await app.register(paymentRoutes, { prefix: '/mcp' });
   return app;
 }

@@ -1,4 +1,5 @@
 import { ConfigError, loadConfig } from '../config/load.js';
+import { agentsCommand } from './agents.js';
 import { StartupError } from '../runtime.js';
 import { configTable } from './config-table.js';
 import { keysCommand } from './keys.js';
@@ -18,6 +19,8 @@ const USAGE = `Usage: bastion <command>
   tenants create ID [--plan P]                 create a tenant
   tenants policy ID [--set k=v]… [--unset k]… [--show]
                                                show or change a tenant's detection policy (JSON)
+  agents verify-log --tenant ID                 re-hash a tenant's agent activity chain; exit 1 at the
+                                               first broken link
   config-table                                 print the configuration table (Markdown)`;
 
 /** Returns the process exit code. Errors are printed as one clear line, never with request content. */
@@ -35,6 +38,8 @@ export async function main(argv: string[]): Promise<number> {
         return await keysCommand(loadConfig(), rest);
       case 'tenants':
         return await tenantsCommand(loadConfig(), rest);
+      case 'agents':
+        return await agentsCommand(loadConfig(), rest);
       case 'config-table':
         process.stdout.write(configTable());
         return 0;

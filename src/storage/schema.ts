@@ -1,4 +1,5 @@
 import type { Generated } from 'kysely';
+import type { AgentTables } from './agent-schema.js';
 import type { EvolutionTables } from './evolution-schema.js';
 import type { PortalTables } from './portal-schema.js';
 
@@ -42,7 +43,7 @@ export interface UsageMonthlyTable {
   count: Generated<number>;
 }
 
-export interface Database extends PortalTables, EvolutionTables {
+export interface Database extends PortalTables, EvolutionTables, AgentTables {
   tenants: TenantsTable;
   api_keys: ApiKeysTable;
   usage_monthly: UsageMonthlyTable;

@@ -4,6 +4,7 @@ import * as portal from './0002-portal.js';
 import * as evolution from './0003-evolution.js';
 import * as tenantPolicies from './0004-tenant-policies.js';
 import * as evolutionScope from './0005-evolution-scope.js';
+import * as agents from './0006-agents.js';
 
 /** Versioned migrations, one set for SQLite and PostgreSQL. Names sort in apply order. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -12,6 +13,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0003-evolution': evolution,
   '0004-tenant-policies': tenantPolicies,
   '0005-evolution-scope': evolutionScope,
+  '0006-agents': agents,
 };
 
 export const migrationProvider: MigrationProvider = {
