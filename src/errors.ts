@@ -7,6 +7,7 @@
 export const ERRORS = {
   UNAUTHENTICATED: { status: 401, message: 'Missing or unknown API key. Send it in the X-API-Key header.' },
   ADMIN_UNAUTHENTICATED: { status: 401, message: 'Missing or wrong admin key. Send it in the X-Admin-Key header.' },
+  METRICS_UNAUTHENTICATED: { status: 401, message: 'Missing or wrong metrics token. Send it as Authorization: Bearer <BASTION_METRICS_TOKEN>.' },
   ADMIN_DISABLED: { status: 503, message: 'Admin routes are disabled: BASTION_ADMIN_KEY is not configured.' },
   QUERY_KEY_REFUSED: {
     status: 401,

@@ -15,6 +15,8 @@ import { publishAdminRateLimitPolicy } from './rate-limit-policy.js';
 import { ruleRoutes } from './rules/routes.js';
 import { sessionRoutes } from './session/index.js';
 import { tenantImpactRoutes } from './tenant/impact.js';
+import { metricsRoute } from './metrics/route.js';
+import { registerRequestMetrics } from '../telemetry/observe.js';
 
 /**
  * The admin listener (BASTION_ADMIN_PORT): portal, agents, financial, tunnels and operator routes.
@@ -24,6 +26,7 @@ export async function buildAdminServer(services: Services): Promise<FastifyInsta
   const app = createHttpApp({ logger: services.logger, bodyLimit: services.config.bodyLimitBytes, trustProxy: services.config.trustProxy });
   app.decorate('services', services);
   decoratePortalAuth(app, services);
+  registerRequestMetrics(app, 'admin');
   app.addHook('onSend', publishAdminRateLimitPolicy);
   await registerOpenApi(app, 'Bastion admin API');
   await app.register(cookie);
@@ -38,5 +41,6 @@ export async function buildAdminServer(services: Services): Promise<FastifyInsta
   await app.register(financialRoutes, { prefix: '/financial' });
   await app.register(tenantImpactRoutes, { prefix: '/tenant' });
   await app.register(neutralizerRoutes, { prefix: '/threat/neutralizer' });
+  await app.register(metricsRoute);
   return app;
 }

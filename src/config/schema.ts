@@ -186,6 +186,9 @@ export const SCHEMA = {
   evolutionResyncMs: setting('EVOLUTION_RESYNC_MS', 'How often a replica checks the store for rule changes it missed on the pub/sub bus', int(100, 3_600_000), defaults.evolutionResyncMs),
   sidecarKeyRate: setting('BASTION_SIDECAR_KEY_RATE', "Requests per minute of the key a set-up creates for one app: npm start's first key and each BASTION_API_KEYS bootstrap key (the Helm chart's generated key). Keys from `keys create` or the portal keep BASTION_DEFAULT_RATE (see docs/DEPLOYMENT.md)", int(1, 1_000_000), defaults.sidecarKeyRate),
   adminHost: setting('BASTION_ADMIN_HOST', 'Bind address of the admin listener when it differs from BASTION_HOST (e.g. a sidecar keeps its data plane on 127.0.0.1 but exposes the console, site pages, /ext/* and tunnels); unset: BASTION_HOST', text(1, 255), undefined),
+  metricsEnabled: setting('BASTION_METRICS', 'GET /metrics on the admin listener (Prometheus text format; metadata only, never content)', bool, true),
+  metricsToken: setting('BASTION_METRICS_TOKEN', 'When set, GET /metrics needs Authorization: Bearer <this token> (compared in constant time)', text(16, 512), undefined, true),
+  metricsTenantLabel: setting('BASTION_METRICS_TENANT_LABEL', 'Add a tenant label to verdict, shadow-ban and refusal metrics (one series per tenant: keep off with many tenants)', bool, false),
 } as const;
 
 type Schema = typeof SCHEMA;

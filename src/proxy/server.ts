@@ -12,6 +12,7 @@ import { filterRoutes } from './routes/filter.js';
 import { modelsRoute } from './routes/models.js';
 import { healthRoute } from './routes/health.js';
 import { tenantPolicies } from '../policy/tenant-policies.js';
+import { registerRequestMetrics } from '../telemetry/observe.js';
 
 /**
  * The data plane listener (BASTION_PORT): /filter, /v1/*, /health.
@@ -20,6 +21,7 @@ import { tenantPolicies } from '../policy/tenant-policies.js';
 export async function buildProxyServer(services: Services): Promise<FastifyInstance> {
   const app = createHttpApp({ logger: services.logger, bodyLimit: services.config.bodyLimitBytes, trustProxy: services.config.trustProxy });
   app.decorate('services', services);
+  registerRequestMetrics(app, 'proxy');
   // Subscribed to policy changes from the start, so a change published before the first request is not missed.
   tenantPolicies(services);
   await registerOpenApi(app, 'Bastion data plane');
