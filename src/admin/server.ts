@@ -17,6 +17,7 @@ import { sessionRoutes } from './session/index.js';
 import { tenantImpactRoutes } from './tenant/impact.js';
 import { metricsRoute } from './metrics/route.js';
 import { registerRequestMetrics } from '../telemetry/observe.js';
+import { registerTracing } from '../telemetry/tracing.js';
 
 /**
  * The admin listener (BASTION_ADMIN_PORT): portal, agents, financial, tunnels and operator routes.
@@ -27,6 +28,7 @@ export async function buildAdminServer(services: Services): Promise<FastifyInsta
   app.decorate('services', services);
   decoratePortalAuth(app, services);
   registerRequestMetrics(app, 'admin');
+  await registerTracing(app, 'admin');
   app.addHook('onSend', publishAdminRateLimitPolicy);
   await registerOpenApi(app, 'Bastion admin API');
   await app.register(cookie);

@@ -13,6 +13,7 @@ import { modelsRoute } from './routes/models.js';
 import { healthRoute } from './routes/health.js';
 import { tenantPolicies } from '../policy/tenant-policies.js';
 import { registerRequestMetrics } from '../telemetry/observe.js';
+import { registerTracing } from '../telemetry/tracing.js';
 
 /**
  * The data plane listener (BASTION_PORT): /filter, /v1/*, /health.
@@ -22,6 +23,7 @@ export async function buildProxyServer(services: Services): Promise<FastifyInsta
   const app = createHttpApp({ logger: services.logger, bodyLimit: services.config.bodyLimitBytes, trustProxy: services.config.trustProxy });
   app.decorate('services', services);
   registerRequestMetrics(app, 'proxy');
+  await registerTracing(app, 'proxy');
   // Subscribed to policy changes from the start, so a change published before the first request is not missed.
   tenantPolicies(services);
   await registerOpenApi(app, 'Bastion data plane');

@@ -52,10 +52,11 @@ export async function judge(request: FastifyRequest, items: Item[], options: Jud
     ers: before,
     ...(rulesTenant !== undefined ? { rulesTenant } : {}),
   }));
+  const inspectStarted = performance.timeOrigin + performance.now();
   const verdicts = await inspectCached(request, requests);
   if (options.entity) await ers.record(options.entity, verdicts.map((v) => v.risk_level));
   request.verdictSummary = summarise(verdicts);
-  observeVerdicts(request, requests.map((r) => r.kind), verdicts, before.shadowBanned);
+  observeVerdicts(request, requests.map((r) => r.kind), verdicts, before.shadowBanned, inspectStarted);
   const results = verdicts.map((v, i) => ({
     request_id: items.length > 1 ? `${request.id}.${i}` : request.id,
     ...v,

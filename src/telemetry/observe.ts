@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { errorCode } from '../errors.js';
 import type { Kind, Verdict } from '../inspect/types.js';
 import { KIND_NAMES, LAYER_NAMES, RISK_NAMES, metricsOf } from './metrics.js';
+import { traceInspection } from './tracing.js';
 
 const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
 const RATE_LIMITED = errorCode('RATE_LIMITED');
@@ -33,8 +34,11 @@ export function registerRequestMetrics(app: FastifyInstance, listener: 'proxy' |
   });
 }
 
-/** Verdict metrics, called by judge() for every inspected item: enums and layer timings only, never content. */
-export function observeVerdicts(request: FastifyRequest, kinds: readonly Kind[], verdicts: readonly Verdict[], shadowBanned: boolean): void {
+/**
+ * Verdict metrics and the inspection span, called by judge() once the verdicts are in (`startedAt`: epoch ms when the
+ * inspection began): enums and layer timings only, never content.
+ */
+export function observeVerdicts(request: FastifyRequest, kinds: readonly Kind[], verdicts: readonly Verdict[], shadowBanned: boolean, startedAt: number): void {
   const metrics = metricsOf(request.server.services);
   const tenant = tenantOf(request, metrics.tenantLabel);
   verdicts.forEach((verdict, i) => {
@@ -48,6 +52,28 @@ export function observeVerdicts(request: FastifyRequest, kinds: readonly Kind[],
     }
   });
   if (shadowBanned) metrics.shadowBanned.inc(tenant, verdicts.length);
+  if (request.trace) traceInspection(request, startedAt, summarise(verdicts, shadowBanned));
+}
+
+const ACTION_ORDER = ['allow', 'redact', 'block'];
+const RISK_ORDER = ['LOW', 'MEDIUM', 'HIGH', 'BLOCK'];
+
+/** The worst action and risk over the items, cache hits, and each layer's time summed over the items. */
+function summarise(verdicts: readonly Verdict[], shadowBanned: boolean) {
+  const layersMs: Record<string, number> = {};
+  let cacheHits = 0;
+  let action = 0;
+  let risk = 0;
+  for (const v of verdicts) {
+    action = Math.max(action, ACTION_ORDER.indexOf(v.action));
+    risk = Math.max(risk, RISK_ORDER.indexOf(v.risk_level));
+    if ('cache' in v.timings_ms) {
+      cacheHits++;
+      continue;
+    }
+    for (const [layer, ms] of Object.entries(v.timings_ms)) layersMs[layer] = Math.round(((layersMs[layer] ?? 0) + ms) * 1000) / 1000;
+  }
+  return { items: verdicts.length, cacheHits, action: ACTION_ORDER[action], riskLevel: RISK_ORDER[risk], shadowBanned, layersMs };
 }
 
 function tenantOf(request: FastifyRequest, enabled: boolean): { tenant?: string } {
