@@ -14,6 +14,7 @@ import { healthRoute } from './routes/health.js';
 import { tenantPolicies } from '../policy/tenant-policies.js';
 import { registerRequestMetrics } from '../telemetry/observe.js';
 import { registerTracing } from '../telemetry/tracing.js';
+import { extRoutes } from './ext/routes.js';
 
 /**
  * The data plane listener (BASTION_PORT): /filter, /v1/*, /health.
@@ -30,7 +31,7 @@ export async function buildProxyServer(services: Services): Promise<FastifyInsta
 
   app.addHook('onRequest', async (request, reply) => {
     const config = request.routeOptions.config;
-    if (config.auth === 'public' || request.is404) return;
+    if (config.auth === 'public' || config.auth === 'oidc' || request.is404) return;
     await authenticate(request, reply);
     await limitPerKey(request, reply);
   });
@@ -43,5 +44,6 @@ export async function buildProxyServer(services: Services): Promise<FastifyInsta
   await app.register(chatRoute);
   await app.register(modelsRoute);
   await app.register(embeddingsRoute);
+  await app.register(extRoutes);
   return app;
 }
