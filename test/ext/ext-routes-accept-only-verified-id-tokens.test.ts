@@ -20,7 +20,7 @@ interface Setup {
   stalled: OidcIssuer;
 }
 
-async function setup(t: Tap.Test, extra: Record<string, unknown> = {}): Promise<Setup> {
+async function setup(t: { teardown(fn: () => unknown): void }, extra: Record<string, unknown> = {}): Promise<Setup> {
   const workspace = await oidcIssuer(t);
   const directory = await oidcIssuer(t);
   const stalled = await oidcIssuer(t);
