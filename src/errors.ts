@@ -33,6 +33,7 @@ export const ERRORS = {
   TENANT_FORBIDDEN: { status: 403, message: "This credential belongs to another tenant: it can only act on its own tenant." },
   ADDON_REQUIRED: { status: 402, message: 'This route needs an add-on that is not purchased.' },
   NOT_FOUND: { status: 404, message: 'No such route.' },
+  NOT_ACCEPTABLE: { status: 406, message: 'This page is available as text/html or text/markdown only: send an Accept header that allows one.' },
   RESOURCE_NOT_FOUND: { status: 404, message: 'No such resource.' },
   METHOD_NOT_ALLOWED: { status: 405, message: 'Method not allowed on this route.' },
   REQUEST_TIMEOUT: { status: 408, message: 'The request was not received in time.' },

@@ -16,6 +16,7 @@ import { ruleRoutes } from './rules/routes.js';
 import { sessionRoutes } from './session/index.js';
 import { tenantImpactRoutes } from './tenant/impact.js';
 import { metricsRoute } from './metrics/route.js';
+import { siteRoutes } from './site/routes.js';
 import { registerRequestMetrics } from '../telemetry/observe.js';
 import { registerTracing } from '../telemetry/tracing.js';
 
@@ -44,5 +45,6 @@ export async function buildAdminServer(services: Services): Promise<FastifyInsta
   await app.register(tenantImpactRoutes, { prefix: '/tenant' });
   await app.register(neutralizerRoutes, { prefix: '/threat/neutralizer' });
   await app.register(metricsRoute);
+  await app.register(siteRoutes);
   return app;
 }
