@@ -9,7 +9,7 @@ function render(values: object): K8sObject[] {
   if (res.code !== 0) throw new Error(`helm template failed: ${res.stderr}`);
   return res.objects;
 }
-const podAnnotations = (o: K8sObject) => (o as { spec: { template: { metadata: { annotations?: Record<string, string> } } } }).spec.template.metadata.annotations ?? {};
+const podAnnotations = (o: K8sObject) => (o as unknown as { spec: { template: { metadata: { annotations?: Record<string, string> } } } }).spec.template.metadata.annotations ?? {};
 
 t.test('off by default: no ServiceMonitor; scrape annotations only where the admin port is on the pod IP', async (t) => {
   const sidecar = render({});
