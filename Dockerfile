@@ -28,6 +28,9 @@ COPY package.json package-lock.json tsconfig.json ./
 COPY bin ./bin
 COPY src ./src
 COPY config ./config
+# The site pages render the repository's own README and docs (src/site/pages.ts).
+COPY README.md ./
+COPY docs ./docs
 # The semantic and hyperbolic layers import their trained weights from models/ at start-up.
 COPY models ./models
 RUN mkdir -p /app/data && chown 10001:10001 /app/data

@@ -7,6 +7,10 @@
 export const ERRORS = {
   UNAUTHENTICATED: { status: 401, message: 'Missing or unknown API key. Send it in the X-API-Key header.' },
   ADMIN_UNAUTHENTICATED: { status: 401, message: 'Missing or wrong admin key. Send it in the X-Admin-Key header.' },
+  METRICS_UNAUTHENTICATED: { status: 401, message: 'Missing or wrong metrics token. Send it as Authorization: Bearer <BASTION_METRICS_TOKEN>.' },
+  EXT_UNAUTHENTICATED: { status: 401, message: 'Send a valid ID token from your identity provider as Authorization: Bearer <ID_TOKEN>. /ext/* takes no API key.' },
+  EXT_USER_UNMAPPED: { status: 403, message: 'Your identity provider account is not mapped to a tenant of this gateway.' },
+  IDP_UNAVAILABLE: { status: 503, message: 'The identity provider could not be reached to verify the token. Retry later.' },
   ADMIN_DISABLED: { status: 503, message: 'Admin routes are disabled: BASTION_ADMIN_KEY is not configured.' },
   QUERY_KEY_REFUSED: {
     status: 401,
@@ -29,6 +33,7 @@ export const ERRORS = {
   TENANT_FORBIDDEN: { status: 403, message: "This credential belongs to another tenant: it can only act on its own tenant." },
   ADDON_REQUIRED: { status: 402, message: 'This route needs an add-on that is not purchased.' },
   NOT_FOUND: { status: 404, message: 'No such route.' },
+  NOT_ACCEPTABLE: { status: 406, message: 'This page is available as text/html or text/markdown only: send an Accept header that allows one.' },
   RESOURCE_NOT_FOUND: { status: 404, message: 'No such resource.' },
   METHOD_NOT_ALLOWED: { status: 405, message: 'Method not allowed on this route.' },
   REQUEST_TIMEOUT: { status: 408, message: 'The request was not received in time.' },

@@ -5,6 +5,7 @@ import { messageItem, responseEvents, responseObject, sendEvents } from '../../t
 import { startTestGateway, type TestGateway } from '../../test/helpers/gateway.js';
 import { changeEntitlements } from '../../src/storage/tenants.js';
 import { ADMIN_KEY, MASTER_KEY, PASSWORD } from '../../test/helpers/portal.js';
+import { oidcIssuer } from '../../test/helpers/oidc-issuer.js';
 import type { Credentials, KnownIds } from './routes.js';
 
 /**
@@ -45,8 +46,13 @@ export async function startHarness(t: Teardown): Promise<Harness> {
     if (stream) return sendStream(res, [chunk({ role: 'assistant', content: 'Hello' }), chunk({ content: ' there.' }), chunk({}, 'stop'), '[DONE]']);
     return sendJson(res, 200, completion({ content: 'Hello there.' }));
   });
+  // /ext/* takes an OIDC ID token: a loopback identity provider whose users map to the fuzz tenant.
+  const idp = await oidcIssuer(t);
   const gateway = await startTestGateway(t, {
     config: {
+      oidcIssuers: [{ issuer: idp.url, client_id: 'fuzz-ext', tenants: [{ hd: 'fuzz.example', tenant: 'fuzz-tenant' }] }],
+      extUserRatePerMinute: 100_000,
+      extTenantRatePerMinute: 1_000_000,
       adminKey: ADMIN_KEY,
       masterKey: MASTER_KEY,
       allowUnauthenticated: false,
@@ -62,6 +68,8 @@ export async function startHarness(t: Teardown): Promise<Harness> {
   const pools = { proxy: new Pool(gateway.proxyUrl, { connections: 4 }), admin: new Pool(gateway.adminUrl, { connections: 4 }) };
   t.teardown(() => Promise.all([pools.proxy.destroy(), pools.admin.destroy()]));
   const apiKey = await gateway.key('fuzz-tenant', { plan: 'enterprise', rate: 1_000_000 });
+  await gateway.services.storage.db.updateTable('tenants').set({ addons: JSON.stringify(['extension']) }).where('id', '=', 'fuzz-tenant').execute();
+  const idToken = await idp.sign({ sub: 'fuzz-user', aud: 'fuzz-ext', hd: 'fuzz.example', exp: Math.floor(Date.now() / 1000) + 86_400 });
   // The agents add-on, so /agents and /mcp are walked past the 402 into validation and their handlers.
   await changeEntitlements(gateway.services.storage.db, 'fuzz-tenant', (tenant) => ({ plan: tenant.plan, addons: [...tenant.addons, 'agents'] }));
   const fuzzAgent = await apps.admin.inject({
@@ -87,6 +95,7 @@ export async function startHarness(t: Teardown): Promise<Harness> {
       apiKey: { 'x-api-key': apiKey },
       adminKey: { 'x-admin-key': ADMIN_KEY },
       bearer: { authorization: `Bearer ${bearer.access}` },
+      oidc: { authorization: `Bearer ${idToken}` },
       session: { cookie: `bastion_session=${session}` },
       // Public routes that read a cookie (refresh, logout) get a real one from an account nothing else uses.
       public: { cookie: `service_refresh=${publicCookies.refresh}; bastion_session=${publicSession}` },

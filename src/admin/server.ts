@@ -17,6 +17,10 @@ import { publishAdminRateLimitPolicy } from './rate-limit-policy.js';
 import { ruleRoutes } from './rules/routes.js';
 import { sessionRoutes } from './session/index.js';
 import { tenantImpactRoutes } from './tenant/impact.js';
+import { metricsRoute } from './metrics/route.js';
+import { siteRoutes } from './site/routes.js';
+import { registerRequestMetrics } from '../telemetry/observe.js';
+import { registerTracing } from '../telemetry/tracing.js';
 
 /**
  * The admin listener (BASTION_ADMIN_PORT): portal, agents, financial, tunnels and operator routes.
@@ -26,6 +30,8 @@ export async function buildAdminServer(services: Services): Promise<FastifyInsta
   const app = createHttpApp({ logger: services.logger, bodyLimit: services.config.bodyLimitBytes, trustProxy: services.config.trustProxy });
   app.decorate('services', services);
   decoratePortalAuth(app, services);
+  registerRequestMetrics(app, 'admin');
+  await registerTracing(app, 'admin');
   app.addHook('onSend', publishAdminRateLimitPolicy);
   await registerOpenApi(app, 'Bastion admin API');
   await app.register(cookie);
@@ -42,5 +48,7 @@ export async function buildAdminServer(services: Services): Promise<FastifyInsta
   await app.register(neutralizerRoutes, { prefix: '/threat/neutralizer' });
   await app.register(agentRoutes, { prefix: '/agents' });
   await app.register(paymentRoutes, { prefix: '/mcp' });
+  await app.register(metricsRoute);
+  await app.register(siteRoutes);
   return app;
 }

@@ -1,4 +1,5 @@
 import defaults from '../../config/defaults.json' with { type: 'json' };
+import { parseIssuers, type IssuerConfig } from '../ext/issuers.js';
 
 /**
  * One schema for all configuration: each setting names its environment variable, its parser and bounds,
@@ -114,6 +115,25 @@ const origins: Parser<string[]> = (raw) => {
   return list;
 };
 
+/** Browser-extension origins allowed to call /ext/*: chrome-extension://, moz-extension://, safari-web-extension:// or https. */
+const extOrigins: Parser<string[]> = (raw) => {
+  const list = raw.split(',').map((s) => s.trim()).filter(Boolean);
+  const ok = /^(chrome-extension|moz-extension|safari-web-extension):\/\/[A-Za-z0-9.-]{1,64}$|^https:\/\/[A-Za-z0-9.-]+(:\d{1,5})?$/;
+  if (list.length > 32 || list.some((o) => !ok.test(o))) {
+    throw new Error('comma-separated origins such as chrome-extension://<id>, moz-extension://<uuid> or https://host (no path)');
+  }
+  return list;
+};
+
+/** Host names (lower-case, optional leading *.) the extension screens. */
+const hostList: Parser<string[]> = (raw) => {
+  const list = raw.split(',').map((s) => s.trim().toLowerCase()).filter(Boolean);
+  if (list.length > 128 || list.some((h) => !/^(\*\.)?[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)+$/.test(h))) {
+    throw new Error('comma-separated host names such as chatgpt.com or *.example.com (at most 128)');
+  }
+  return list;
+};
+
 function setting<T>(env: string, description: string, parse: Parser<T>, def: T | undefined, secret = false): Setting<T> {
   return { env, description, parse, default: def, secret };
 }
@@ -186,7 +206,20 @@ export const SCHEMA = {
   evolutionHitFlushMs: setting('EVOLUTION_HIT_FLUSH_MS', 'How often rule hit counters are persisted', int(100, 600_000), defaults.evolutionHitFlushMs),
   evolutionResyncMs: setting('EVOLUTION_RESYNC_MS', 'How often a replica checks the store for rule changes it missed on the pub/sub bus', int(100, 3_600_000), defaults.evolutionResyncMs),
   sidecarKeyRate: setting('BASTION_SIDECAR_KEY_RATE', "Requests per minute of the key a set-up creates for one app: npm start's first key and each BASTION_API_KEYS bootstrap key (the Helm chart's generated key). Keys from `keys create` or the portal keep BASTION_DEFAULT_RATE (see docs/DEPLOYMENT.md)", int(1, 1_000_000), defaults.sidecarKeyRate),
-  adminHost: setting('BASTION_ADMIN_HOST', 'Bind address of the admin listener when it differs from BASTION_HOST (e.g. a sidecar keeps its data plane on 127.0.0.1 but exposes the console, site pages, /ext/* and tunnels); unset: BASTION_HOST', text(1, 255), undefined),
+  adminHost: setting('BASTION_ADMIN_HOST', 'Bind address of the admin listener when it differs from BASTION_HOST (e.g. a sidecar keeps its data plane on 127.0.0.1 but exposes the console, site pages, /metrics and tunnels); unset: BASTION_HOST', text(1, 255), undefined),
+  metricsEnabled: setting('BASTION_METRICS', 'GET /metrics on the admin listener (Prometheus text format; metadata only, never content)', bool, true),
+  metricsToken: setting('BASTION_METRICS_TOKEN', 'When set, GET /metrics needs Authorization: Bearer <this token> (compared in constant time)', text(16, 512), undefined, true),
+  metricsTenantLabel: setting('BASTION_METRICS_TENANT_LABEL', 'Add a tenant label to verdict, shadow-ban and refusal metrics (one series per tenant: keep off with many tenants)', bool, false),
+  oidcIssuers: setting<IssuerConfig[]>('BASTION_OIDC_ISSUERS', 'Identity providers whose ID tokens /ext/* accepts, as JSON: [{"issuer", "client_id", "tenants": [{one of "hd", "tid", "email_domain": value, "tenant"}]}] (see docs/DEPLOYMENT.md); unset: /ext/* answers 401', parseIssuers, []),
+  oidcClockSkewSeconds: setting('BASTION_OIDC_CLOCK_SKEW_S', 'Clock difference accepted on ID-token exp/nbf/iat, seconds', int(0, 300), 60),
+  oidcTimeoutMs: setting('BASTION_OIDC_TIMEOUT_MS', 'Deadline of one discovery or JWKS fetch from an identity provider (503 beyond, never an accept)', int(100, 30_000), 5000),
+  oidcJwksCooldownMs: setting('BASTION_OIDC_JWKS_COOLDOWN_MS', 'Least time between two JWKS fetches caused by an unknown key id (a key rotation at the issuer)', int(0, 600_000), 30_000),
+  extOrigins: setting('BASTION_EXT_ORIGINS', 'Browser-extension origins allowed to call /ext/* (comma-separated, e.g. chrome-extension://<id>); any other Origin gets 403', extOrigins, []),
+  extUserRatePerMinute: setting('BASTION_EXT_USER_RATE', '/ext/* requests per minute of one signed-in user', int(1, 100_000), 60),
+  extTenantRatePerMinute: setting('BASTION_EXT_TENANT_RATE', '/ext/* requests per minute of all users of one tenant', int(1, 1_000_000), 1200),
+  extSites: setting('BASTION_EXT_SITES', 'AI chat sites the browser extension screens (GET /ext/policy)', hostList, ['chatgpt.com', 'chat.openai.com', 'claude.ai', 'gemini.google.com', 'copilot.microsoft.com', 'chat.mistral.ai', 'perplexity.ai']),
+  extMode: setting('BASTION_EXT_MODE', 'What the extension does with a blocked paste (GET /ext/policy): block (refuse it) or warn (ask the user)', oneOf('block', 'warn'), 'block'),
+  extRedaction: setting('BASTION_EXT_REDACTION', 'Whether the extension replaces secrets in pastes with POST /ext/redact before they are sent (GET /ext/policy)', bool, true),
 } as const;
 
 type Schema = typeof SCHEMA;

@@ -45,13 +45,14 @@ const validationSchema = {
 
 const json = (schema: object) => ({ 'application/json': { schema } });
 
-export type Security = 'apiKey' | 'adminKey' | 'bearer' | 'session' | 'public';
+export type Security = 'apiKey' | 'adminKey' | 'bearer' | 'session' | 'oidc' | 'public';
 
 const CHALLENGE: Record<Exclude<Security, 'public'>, string> = {
   apiKey: '`ApiKey`',
   adminKey: '`AdminKey`',
   bearer: '`Bearer realm="bastion-portal", error="invalid_token"`',
   session: 'none: log in again at /auth/login',
+  oidc: '`Bearer realm="bastion-ext", error="invalid_request"|"invalid_token", error_description="…"`',
 };
 
 /**
@@ -69,6 +70,7 @@ export async function registerOpenApi(app: FastifyInstance, title: string): Prom
           adminKey: { type: 'apiKey', in: 'header', name: 'X-Admin-Key' },
           bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
           session: { type: 'apiKey', in: 'cookie', name: 'bastion_session' },
+          oidc: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'OIDC ID token (RS256) from a configured identity provider; /ext/* only' },
         },
       },
     },

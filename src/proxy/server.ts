@@ -15,6 +15,9 @@ import { responsesRoute } from './routes/responses.js';
 import { completionsRoute } from './routes/completions.js';
 import { passthroughRoutes } from './routes/passthrough.js';
 import { tenantPolicies } from '../policy/tenant-policies.js';
+import { registerRequestMetrics } from '../telemetry/observe.js';
+import { registerTracing } from '../telemetry/tracing.js';
+import { extRoutes } from './ext/routes.js';
 
 /**
  * The data plane listener (BASTION_PORT): /filter, /v1/*, /health.
@@ -23,13 +26,15 @@ import { tenantPolicies } from '../policy/tenant-policies.js';
 export async function buildProxyServer(services: Services): Promise<FastifyInstance> {
   const app = createHttpApp({ logger: services.logger, bodyLimit: services.config.bodyLimitBytes, trustProxy: services.config.trustProxy });
   app.decorate('services', services);
+  registerRequestMetrics(app, 'proxy');
+  await registerTracing(app, 'proxy');
   // Subscribed to policy changes from the start, so a change published before the first request is not missed.
   tenantPolicies(services);
   await registerOpenApi(app, 'Bastion data plane');
 
   app.addHook('onRequest', async (request, reply) => {
     const config = request.routeOptions.config;
-    if (config.auth === 'public' || request.is404) return;
+    if (config.auth === 'public' || config.auth === 'oidc' || request.is404) return;
     await authenticate(request, reply);
     await limitPerKey(request, reply);
   });
@@ -45,5 +50,6 @@ export async function buildProxyServer(services: Services): Promise<FastifyInsta
   await app.register(responsesRoute);
   await app.register(completionsRoute);
   await app.register(passthroughRoutes);
+  await app.register(extRoutes);
   return app;
 }

@@ -4,6 +4,7 @@ import { requestGone } from '../http/create-app.js';
 import type { ErsState, Kind, Role, Verdict } from '../inspect/types.js';
 import type { ScopedRequest } from '../workers/inspect-task.js';
 import { tenantPolicies } from '../policy/tenant-policies.js';
+import { observeVerdicts } from '../telemetry/observe.js';
 
 export interface Item {
   content: string;
@@ -51,9 +52,11 @@ export async function judge(request: FastifyRequest, items: Item[], options: Jud
     ers: before,
     ...(rulesTenant !== undefined ? { rulesTenant } : {}),
   }));
+  const inspectStarted = performance.timeOrigin + performance.now();
   const verdicts = await inspectCached(request, requests);
   if (options.entity) await ers.record(options.entity, verdicts.map((v) => v.risk_level));
   request.verdictSummary = summarise(verdicts);
+  observeVerdicts(request, requests.map((r) => r.kind), verdicts, before.shadowBanned, inspectStarted);
   const results = verdicts.map((v, i) => ({
     request_id: items.length > 1 ? `${request.id}.${i}` : request.id,
     ...v,

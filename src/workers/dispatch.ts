@@ -6,6 +6,8 @@ export interface DispatchCounts {
   cancelled: number;
   /** Tasks waiting for a thread right now. */
   queued: number;
+  /** Tasks running on a thread right now (metrics: pool utilisation). */
+  running: number;
 }
 
 interface Job<T> {
@@ -86,7 +88,7 @@ export function createDispatcher(slots: number, timeoutMs: number) {
         next();
       });
     },
-    counts: (): DispatchCounts => ({ ...counts, queued: queue.size }),
+    counts: (): DispatchCounts => ({ ...counts, queued: queue.size, running }),
   };
 }
 

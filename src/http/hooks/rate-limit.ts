@@ -72,7 +72,7 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** `key` (default): the API key's sliding window; `none`: publish the policy only (/health). */
     limit?: 'key' | 'none';
-    /** `public`: no API key (probes, /openapi.json, /demo/filter). */
-    auth?: 'apiKey' | 'public';
+    /** `public`: no API key (probes, /openapi.json, /demo/filter). `oidc`: /ext/*, authenticated by the route's own hook. */
+    auth?: 'apiKey' | 'public' | 'oidc';
   }
 }

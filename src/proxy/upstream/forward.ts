@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Dispatcher } from 'undici';
 import { relayResponseHeaders, forwardRequestHeaders } from './headers.js';
+import { traceHeaders, traceUpstreamMark } from '../../telemetry/tracing.js';
 
 /** The upstream credential: Bastion's own when it holds one (UPSTREAM_API_KEY), else the app's Authorization. */
 export function upstreamAuthorization(request: FastifyRequest): string | undefined {
@@ -9,7 +10,7 @@ export function upstreamAuthorization(request: FastifyRequest): string | undefin
 }
 
 export function upstreamHeaders(request: FastifyRequest, extra: Record<string, string> = {}): Record<string, string> {
-  return { ...forwardRequestHeaders(request.headers, upstreamAuthorization(request)), ...extra };
+  return { ...forwardRequestHeaders(request.headers, upstreamAuthorization(request)), ...extra, ...traceHeaders(request) };
 }
 
 /** An AbortController tied to the client connection: a client that disconnects aborts the upstream request. */
@@ -31,4 +32,5 @@ export function relayHead(reply: FastifyReply, res: Dispatcher.ResponseData): vo
 /** Marks the upstream's share of the elapsed time, so x-bastion-overhead-ms reports Bastion's own. */
 export function markUpstream(request: FastifyRequest, startedAt: number): void {
   request.upstreamMs = (request.upstreamMs ?? 0) + (performance.now() - startedAt);
+  traceUpstreamMark(request);
 }

@@ -1,0 +1,174 @@
+import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { LAYERS } from '../inspect/registry.js';
+import { KINDS, RISK_LEVELS } from '../inspect/types.js';
+import type { Services } from '../services.js';
+import { activeFingerprint } from '../storage/evolved-rules.js';
+
+/**
+ * Prometheus instruments of one gateway (its own Registry, so two gateways in one process never share counts).
+ * Every label value comes from a closed set (route patterns, catalogue codes, verdict enums, layer names) or from the
+ * tenant id when BASTION_METRICS_TENANT_LABEL is on: nothing of a request's content or raw URL is ever a label.
+ */
+export interface Metrics {
+  readonly registry: Registry;
+  readonly requests: Counter<'listener' | 'method' | 'route' | 'status'>;
+  readonly overhead: Histogram<'listener' | 'route'>;
+  readonly upstream: Histogram<'route'>;
+  readonly verdicts: Counter<'kind' | 'action' | 'risk_level' | 'tenant'>;
+  readonly layers: Histogram<'layer'>;
+  readonly shadowBanned: Counter<'tenant'>;
+  readonly refusals: Counter<'reason' | 'tenant'>;
+  readonly upstreamErrors: Counter<'route' | 'code'>;
+  readonly tenantLabel: boolean;
+}
+
+// Latency buckets in seconds: gateway overhead lives in 0.1–50 ms, upstream calls in 50 ms–minutes.
+const OVERHEAD_BUCKETS = [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5];
+const UPSTREAM_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120];
+const LAYER_BUCKETS = [0.00001, 0.000025, 0.00005, 0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.1];
+
+/** The layer names a verdict's timings_ms may carry; anything else is not observed (bounded label set). */
+export const LAYER_NAMES: ReadonlySet<string> = new Set([...LAYERS.map((l) => l.name), 'rules', 'total']);
+export const KIND_NAMES: ReadonlySet<string> = new Set(KINDS);
+export const RISK_NAMES: ReadonlySet<string> = new Set(RISK_LEVELS);
+
+// A scrape never waits long on a dependency: an answer later than this counts as down.
+const HEALTH_TIMEOUT_MS = 1000;
+
+const byServices = new WeakMap<Services, Metrics>();
+
+/** The metrics of this gateway, created on first use. */
+export function metricsOf(services: Services): Metrics {
+  let metrics = byServices.get(services);
+  if (!metrics) {
+    metrics = createMetrics(services);
+    byServices.set(services, metrics);
+  }
+  return metrics;
+}
+
+function createMetrics(services: Services): Metrics {
+  const registry = new Registry();
+  const registers = [registry];
+  const tenantLabel = services.config.metricsTenantLabel === true;
+  const tenantLabels = tenantLabel ? (['tenant'] as const) : ([] as const);
+  const metrics: Metrics = {
+    registry,
+    tenantLabel,
+    requests: new Counter({
+      name: 'bastion_http_requests_total',
+      help: 'Requests answered, by listener, method, route pattern (never the raw path) and status',
+      labelNames: ['listener', 'method', 'route', 'status'],
+      registers,
+    }),
+    overhead: new Histogram({
+      name: 'bastion_gateway_overhead_seconds',
+      help: "Bastion's own time per request (total minus time waiting on the upstream)",
+      labelNames: ['listener', 'route'],
+      buckets: OVERHEAD_BUCKETS,
+      registers,
+    }),
+    upstream: new Histogram({
+      name: 'bastion_upstream_duration_seconds',
+      help: 'Time spent waiting on the upstream model provider, per request that called one',
+      labelNames: ['route'],
+      buckets: UPSTREAM_BUCKETS,
+      registers,
+    }),
+    verdicts: new Counter({
+      name: 'bastion_verdicts_total',
+      help: 'Inspection verdicts by kind, action and risk level',
+      labelNames: ['kind', 'action', 'risk_level', ...tenantLabels],
+      registers,
+    }),
+    layers: new Histogram({
+      name: 'bastion_inspection_layer_seconds',
+      help: 'Time per inspection layer (and `total`) of verdicts computed by the pool (cache hits excluded)',
+      labelNames: ['layer'],
+      buckets: LAYER_BUCKETS,
+      registers,
+    }),
+    shadowBanned: new Counter({
+      name: 'bastion_shadow_banned_requests_total',
+      help: 'Inspected requests whose entity was shadow-banned (ERS) when judged',
+      labelNames: [...tenantLabels],
+      registers,
+    }),
+    refusals: new Counter({
+      name: 'bastion_limit_refusals_total',
+      help: 'Requests refused by a limit: reason rate_limited (per-minute window) or quota_exceeded (monthly quota)',
+      labelNames: ['reason', ...tenantLabels],
+      registers,
+    }),
+    upstreamErrors: new Counter({
+      name: 'bastion_upstream_errors_total',
+      help: 'Upstream calls that failed: code UPSTREAM_UNREACHABLE (502) or UPSTREAM_TIMEOUT (504)',
+      labelNames: ['route', 'code'],
+      registers,
+    }),
+  };
+  registerScrapeGauges(services, registry);
+  return metrics;
+}
+
+/** Gauges read at scrape time: the worker pool, evolved rules and the health of storage and Redis. */
+function registerScrapeGauges(services: Services, registry: Registry): void {
+  const registers = [registry];
+  const { inspector } = services;
+  new Gauge({
+    name: 'bastion_inspect_queue_depth',
+    help: 'Inspection tasks waiting for a worker thread',
+    registers,
+    collect() {
+      this.set(inspector.counts().queued);
+    },
+  });
+  new Gauge({
+    name: 'bastion_inspect_pool_utilisation',
+    help: 'Share of worker threads running an inspection (0–1)',
+    registers,
+    collect() {
+      this.set(inspector.threads > 0 ? Math.min(1, inspector.counts().running / inspector.threads) : 0);
+    },
+  });
+  new Gauge({
+    name: 'bastion_inspect_pool_threads',
+    help: 'Inspection worker threads',
+    registers,
+    collect() {
+      this.set(inspector.threads);
+    },
+  });
+  new Gauge({
+    name: 'bastion_evolved_rules_active',
+    help: 'Evolved detection rules currently active (-1: the store did not answer)',
+    registers,
+    async collect() {
+      const fingerprint = await withTimeout(activeFingerprint(services.storage.db)).catch(() => undefined);
+      this.set(fingerprint === undefined ? -1 : Number(fingerprint.split(':')[0]));
+    },
+  });
+  new Gauge({
+    name: 'bastion_dependency_up',
+    help: 'Whether a dependency answered a ping at scrape time (1) or not (0): storage always, redis when configured',
+    labelNames: ['dependency'],
+    registers,
+    async collect() {
+      const { storage, redis } = services;
+      this.set({ dependency: 'storage' }, await up(storage.ping()));
+      if (redis) this.set({ dependency: 'redis' }, await up(redis.ping()));
+    },
+  });
+}
+
+async function up(ping: Promise<unknown>): Promise<number> {
+  return withTimeout(ping).then(() => 1, () => 0);
+}
+
+function withTimeout<T>(promise: Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error('timeout')), HEALTH_TIMEOUT_MS);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}

@@ -1,0 +1,82 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { errorCode } from '../errors.js';
+import type { Kind, Verdict } from '../inspect/types.js';
+import { KIND_NAMES, LAYER_NAMES, RISK_NAMES, metricsOf } from './metrics.js';
+import { traceInspection } from './tracing.js';
+
+const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
+const RATE_LIMITED = errorCode('RATE_LIMITED');
+const QUOTA_EXCEEDED = errorCode('QUOTA_EXCEEDED');
+const UPSTREAM_CODES: ReadonlyMap<string, string> = new Map([
+  [errorCode('UPSTREAM_UNREACHABLE'), 'UPSTREAM_UNREACHABLE'],
+  [errorCode('UPSTREAM_TIMEOUT'), 'UPSTREAM_TIMEOUT'],
+]);
+
+/**
+ * onResponse metrics of one listener: request count, overhead and upstream latency, limit refusals and upstream errors.
+ * Labels are the route pattern Fastify matched (`unmatched` for a 404), never the URL a client sent.
+ */
+export function registerRequestMetrics(app: FastifyInstance, listener: 'proxy' | 'admin'): void {
+  app.addHook('onResponse', async (request, reply) => {
+    const metrics = metricsOf(app.services);
+    const route = request.is404 ? 'unmatched' : (request.routeOptions.url ?? 'unmatched');
+    const method = METHODS.has(request.method) ? request.method : 'OTHER';
+    metrics.requests.inc({ listener, method, route, status: String(reply.statusCode) });
+    const upstreamMs = request.upstreamMs;
+    metrics.overhead.observe({ listener, route }, Math.max(0, reply.elapsedTime - (upstreamMs ?? 0)) / 1000);
+    if (upstreamMs !== undefined) metrics.upstream.observe({ route }, upstreamMs / 1000);
+    const code = request.errorCode;
+    if (code === RATE_LIMITED || code === QUOTA_EXCEEDED) {
+      metrics.refusals.inc({ reason: code === RATE_LIMITED ? 'rate_limited' : 'quota_exceeded', ...tenantOf(request, metrics.tenantLabel) });
+    }
+    const upstreamCode = code && UPSTREAM_CODES.get(code);
+    if (upstreamCode) metrics.upstreamErrors.inc({ route, code: upstreamCode });
+  });
+}
+
+/**
+ * Verdict metrics and the inspection span, called by judge() once the verdicts are in (`startedAt`: epoch ms when the
+ * inspection began): enums and layer timings only, never content.
+ */
+export function observeVerdicts(request: FastifyRequest, kinds: readonly Kind[], verdicts: readonly Verdict[], shadowBanned: boolean, startedAt: number): void {
+  const metrics = metricsOf(request.server.services);
+  const tenant = tenantOf(request, metrics.tenantLabel);
+  verdicts.forEach((verdict, i) => {
+    const kind = KIND_NAMES.has(kinds[i]) ? kinds[i] : 'prompt';
+    const risk = RISK_NAMES.has(verdict.risk_level) ? verdict.risk_level : 'BLOCK';
+    metrics.verdicts.inc({ kind, action: verdict.action, risk_level: risk, ...tenant });
+    // Cache hits carry `cache: 0` and no layer timings: only verdicts the pool computed feed the layer histograms.
+    if ('cache' in verdict.timings_ms) return;
+    for (const [layer, ms] of Object.entries(verdict.timings_ms)) {
+      if (LAYER_NAMES.has(layer) && Number.isFinite(ms)) metrics.layers.observe({ layer }, ms / 1000);
+    }
+  });
+  if (shadowBanned) metrics.shadowBanned.inc(tenant, verdicts.length);
+  if (request.trace) traceInspection(request, startedAt, summarise(verdicts, shadowBanned));
+}
+
+const ACTION_ORDER = ['allow', 'redact', 'block'];
+const RISK_ORDER = ['LOW', 'MEDIUM', 'HIGH', 'BLOCK'];
+
+/** The worst action and risk over the items, cache hits, and each layer's time summed over the items. */
+function summarise(verdicts: readonly Verdict[], shadowBanned: boolean) {
+  const layersMs: Record<string, number> = {};
+  let cacheHits = 0;
+  let action = 0;
+  let risk = 0;
+  for (const v of verdicts) {
+    action = Math.max(action, ACTION_ORDER.indexOf(v.action));
+    risk = Math.max(risk, RISK_ORDER.indexOf(v.risk_level));
+    if ('cache' in v.timings_ms) {
+      cacheHits++;
+      continue;
+    }
+    for (const [layer, ms] of Object.entries(v.timings_ms)) layersMs[layer] = Math.round(((layersMs[layer] ?? 0) + ms) * 1000) / 1000;
+  }
+  return { items: verdicts.length, cacheHits, action: ACTION_ORDER[action], riskLevel: RISK_ORDER[risk], shadowBanned, layersMs };
+}
+
+function tenantOf(request: FastifyRequest, enabled: boolean): { tenant?: string } {
+  if (!enabled) return {};
+  return { tenant: request.principal?.tenantId ?? 'none' };
+}
