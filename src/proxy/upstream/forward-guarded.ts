@@ -45,8 +45,10 @@ export async function forwardGuarded<T>(request: FastifyRequest, reply: FastifyR
   route.headers?.(reply);
   if (res.statusCode >= 400) return reply.send(res.body); // provider errors pass through verbatim
   if (String(res.headers['content-type'] ?? '').toLowerCase().includes('text/event-stream')) return reply.send(route.stream(res.body, abort, allowDomains));
+  // The body's own read time, on top of the wait for the head marked above (counted once each).
+  const bodyStarted = performance.now();
   const raw = await readBounded(res.body, config.upstreamResponseLimitBytes);
-  markUpstream(request, started);
+  markUpstream(request, bodyStarted);
   let value: unknown;
   try {
     value = JSON.parse(raw.toString('utf8'));
