@@ -21,6 +21,8 @@ import { percentile, round } from './lib/stats.js';
 const SEQUENTIAL = Number(process.env.BENCH_N ?? 1500);
 const STREAMS = Number(process.env.BENCH_STREAMS ?? 300);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
+// BENCH_METRICS=0 measures Bastion with /metrics recording off (issue 15 asks what metrics cost).
+const METRICS = process.env.BENCH_METRICS !== '0';
 
 const prose = 'Please review the attached quarterly summary and list three risks for the Osaka expansion, with one sentence each. ';
 // The system prompt repeats (as in real apps); the user message differs on every request, so each one is inspected.
@@ -31,7 +33,7 @@ const chat = (stream: boolean) => () =>
 const upstream = await startFakeOpenAI(200);
 const passthrough = await startPassthrough(upstream.url);
 const dir = mkdtempSync(join(tmpdir(), 'bastion-bench-'));
-const config = loadConfig({}, { host: '127.0.0.1', port: 0, adminPort: 0, databaseUrl: `sqlite:${join(dir, 'b.db')}`, allowUnauthenticated: true, logLevel: 'warn', upstreamBaseUrl: upstream.url });
+const config = loadConfig({}, { host: '127.0.0.1', port: 0, adminPort: 0, databaseUrl: `sqlite:${join(dir, 'b.db')}`, allowUnauthenticated: true, logLevel: 'warn', upstreamBaseUrl: upstream.url, metricsEnabled: METRICS });
 const gw = await startGateway(config, new Writable({ write: (_c, _e, done) => done() }));
 await ensureTenant(gw.services.storage.db, 'bench', 'enterprise');
 const { key } = await createApiKey(gw.services.storage.db, { tenantId: 'bench', name: 'bench', ratePerMinute: 100_000_000, source: 'cli' });
@@ -69,6 +71,7 @@ const added = (name: Name, base: Name, m: Record<string, { p50: number; p99: num
 const report = {
   date: new Date().toISOString(),
   sequential_requests: SEQUENTIAL,
+  metrics: METRICS,
   latency_ms: Object.fromEntries(names.map((n) => [n, { p50: round(latency[n].p50), p99: round(latency[n].p99) }])),
   added_latency_ms: { passthrough: added('passthrough', 'direct', latency), bastion: added('bastion', 'direct', latency), bastion_over_passthrough: added('bastion', 'passthrough', latency) },
   ttft_ms: Object.fromEntries(names.map((n) => [n, { p50: round(ttft[n].p50), p99: round(ttft[n].p99) }])),

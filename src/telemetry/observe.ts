@@ -17,6 +17,8 @@ const UPSTREAM_CODES: ReadonlyMap<string, string> = new Map([
  * Labels are the route pattern Fastify matched (`unmatched` for a 404), never the URL a client sent.
  */
 export function registerRequestMetrics(app: FastifyInstance, listener: 'proxy' | 'admin'): void {
+  // BASTION_METRICS=false: nothing is recorded, not just not served.
+  if (!app.services.config.metricsEnabled) return;
   app.addHook('onResponse', async (request, reply) => {
     const metrics = metricsOf(app.services);
     const route = request.is404 ? 'unmatched' : (request.routeOptions.url ?? 'unmatched');
@@ -39,6 +41,8 @@ export function registerRequestMetrics(app: FastifyInstance, listener: 'proxy' |
  * inspection began): enums and layer timings only, never content.
  */
 export function observeVerdicts(request: FastifyRequest, kinds: readonly Kind[], verdicts: readonly Verdict[], shadowBanned: boolean, startedAt: number): void {
+  if (request.trace) traceInspection(request, startedAt, summarise(verdicts, shadowBanned));
+  if (!request.server.services.config.metricsEnabled) return;
   const metrics = metricsOf(request.server.services);
   const tenant = tenantOf(request, metrics.tenantLabel);
   verdicts.forEach((verdict, i) => {
@@ -52,7 +56,6 @@ export function observeVerdicts(request: FastifyRequest, kinds: readonly Kind[],
     }
   });
   if (shadowBanned) metrics.shadowBanned.inc(tenant, verdicts.length);
-  if (request.trace) traceInspection(request, startedAt, summarise(verdicts, shadowBanned));
 }
 
 const ACTION_ORDER = ['allow', 'redact', 'block'];

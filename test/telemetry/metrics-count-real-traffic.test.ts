@@ -2,6 +2,7 @@ import t from 'tap';
 import { completion, sendJson, fakeUpstream } from '../helpers/fake-upstream.js';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.js';
 import { call } from '../helpers/http.js';
+import { metricsOf } from '../../src/telemetry/metrics.js';
 
 /** The value of one series in a Prometheus text exposition (labels in any order), or undefined. */
 function sample(text: string, name: string, labels: Record<string, string> = {}): number | undefined {
@@ -110,9 +111,14 @@ t.test('BASTION_METRICS_TOKEN protects the scrape with a bearer token', async (t
   t.match(await scrape(gw, { authorization: `Bearer ${token}` }), /bastion_http_requests_total/);
 });
 
-t.test('with Redis, its health is a series; BASTION_METRICS=false removes the route', async (t) => {
+t.test('with Redis, its health is a series; BASTION_METRICS=false removes the route and records nothing', async (t) => {
   const gw = await startTestGateway(t, { redis: true });
   t.equal(sample(await scrape(gw), 'bastion_dependency_up', { dependency: 'redis' }), 1);
   const off = await startTestGateway(t, { config: { metricsEnabled: false } });
+  const key = await off.key('acme', { rate: 100 });
+  t.equal((await call(`${off.proxyUrl}/filter`, { headers: { 'x-api-key': key }, body: { content: 'hello' } })).status, 200);
   t.equal((await call(`${off.adminUrl}/metrics`)).status, 404);
+  const registry = metricsOf(off.services).registry;
+  const recorded = (await registry.getMetricsAsJSON()).filter((m) => m.name === 'bastion_http_requests_total' || m.name === 'bastion_verdicts_total');
+  t.ok(recorded.length > 0 && recorded.every((m) => m.values.length === 0), 'no request or verdict was recorded: metrics off costs nothing per request');
 });
