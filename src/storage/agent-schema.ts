@@ -1,23 +1,10 @@
+import type { ChainRecord } from '../agents/activity-chain.js';
+import type { AgentRow } from '../agents/agent.js';
+
 /** Tables of issue 12 (migration 0006-agents). Money is bigint minor units; timestamps are epoch milliseconds. */
 
-export interface AgentsTable {
-  agent_id: string;
-  tenant_id: string;
-  display_name: string;
-  /** `did:key:z6Mk…`: the agent's Ed25519 public key. The private key never reaches the gateway. */
-  did: string;
-  status: 'active' | 'revoked';
-  currency: string;
-  max_per_transaction: number;
-  max_daily: number;
-  max_monthly: number;
-  /** JSON array of payees or catalogue items the agent may pay. */
-  allowed_payees: string;
-  expires_at: number | null;
-  created_at: number;
-  updated_at: number;
-  revoked_at: number | null;
-}
+/** The row is the pure core's AgentRow (limits in integer minor units, allowed payees as a JSON array). */
+export type AgentsTable = AgentRow;
 
 export interface AgentLogHeadsTable {
   tenant_id: string;
@@ -25,15 +12,8 @@ export interface AgentLogHeadsTable {
   hash: string;
 }
 
-export interface AgentActivityTable {
-  tenant_id: string;
-  seq: number;
-  agent_id: string | null;
-  kind: string;
-  /** JSON object of metadata (ids, amounts, reason codes): never request content or credentials. */
-  detail: string;
-  created_at: number;
-  prev_hash: string;
+/** A chain record as the pure core hashes it, plus its own hash (detail: metadata only, never content or credentials). */
+export interface AgentActivityTable extends ChainRecord {
   hash: string;
 }
 
