@@ -1,7 +1,8 @@
 import t from 'tap';
 import { ConfigError, loadConfig } from '../../src/config/load.js';
 import { assertEvolutionConfig } from '../../src/evolution/service.js';
-import { analysis, eventually, fakeLlm } from '../helpers/fake-llm.js';
+import { analysis, fakeLlm } from '../helpers/fake-llm.js';
+import { eventually } from '../helpers/wait.js';
 import { sendJson } from '../helpers/fake-upstream.js';
 import { startTestGateway } from '../helpers/gateway.js';
 import { call } from '../helpers/http.js';

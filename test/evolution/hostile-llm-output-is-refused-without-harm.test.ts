@@ -2,7 +2,8 @@ import type { ServerResponse } from 'node:http';
 import t from 'tap';
 import { contentHash, redactForAnalysis } from '../../src/evolution/content.js';
 import { completion, sendJson, type Received } from '../helpers/fake-upstream.js';
-import { analysis, eventually, fakeLlm } from '../helpers/fake-llm.js';
+import { analysis, fakeLlm } from '../helpers/fake-llm.js';
+import { eventually } from '../helpers/wait.js';
 import { startTestGateway } from '../helpers/gateway.js';
 import { call } from '../helpers/http.js';
 

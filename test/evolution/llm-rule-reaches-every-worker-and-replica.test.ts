@@ -1,6 +1,7 @@
 import t from 'tap';
 import { REDIS_URL, needs, redisPrefix } from '../helpers/backends.js';
-import { analysis, eventually, fakeLlm } from '../helpers/fake-llm.js';
+import { analysis, fakeLlm } from '../helpers/fake-llm.js';
+import { eventually } from '../helpers/wait.js';
 import { startTestGateway } from '../helpers/gateway.js';
 import { call } from '../helpers/http.js';
 import { spawnGateway } from '../helpers/process.js';

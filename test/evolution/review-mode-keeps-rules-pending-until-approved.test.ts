@@ -1,5 +1,5 @@
 import t from 'tap';
-import { eventually } from '../helpers/fake-llm.js';
+import { eventually } from '../helpers/wait.js';
 import { startTestGateway } from '../helpers/gateway.js';
 import { call } from '../helpers/http.js';
 

@@ -60,7 +60,7 @@ t.test('PostgreSQL dying mid-traffic: every route answers 503 with Retry-After, 
   t.notOk(gw.logs.text.includes('"level":50'), 'no error-level log: an outage is not a bug');
 
   await cut.up();
-  t.ok(await eventually(async () => (await call(`${gw.proxyUrl}/readyz`)).status === 200), '/readyz recovers');
+  await t.resolves(eventually(async () => (await call(`${gw.proxyUrl}/readyz`)).status === 200), '/readyz recovers');
   for (const [name, send] of Object.entries(routes)) {
     if (name === '/portal/auth/login') continue; // checked below: the failed attempts above must not lock the account
     const res = await send();
@@ -92,7 +92,7 @@ t.test('PostgreSQL unreachable at start: both ports answer 503 until it is back,
   t.equal(gw.child.exitCode, null, 'the process keeps running');
 
   await cut.up();
-  t.ok(await eventually(async () => (await call(`${proxy}/readyz`)).status === 200, 30), 'ready once the database answers');
+  await t.resolves(eventually(async () => (await call(`${proxy}/readyz`)).status === 200), 'ready once the database answers');
   const up = await filter();
   t.equal(up.status, 200, 'the bootstrap key works: migrations and key sync ran after the database came back');
   t.equal((await call(`${proxy}/filter`, { headers: { 'x-api-key': 'bst_wrong' }, body: { content: 'hello' } })).status, 401, 'a wrong key is still refused');

@@ -31,13 +31,3 @@ export async function fakeLlm(t: Teardown): Promise<FakeLlm> {
 export function analysis(rule: { kind: string; pattern: string }, family = 'injection/direct_override'): Record<string, unknown> {
   return completion({ content: JSON.stringify({ attack_type: 'instruction override', explanation: 'Tells the assistant to drop its instructions.', family, rule }) });
 }
-
-/** Polls until `check` returns a value (not undefined/false); fails after `tries` polls (about a minute: analyses run in their own thread, slow on a loaded machine). Never asserts on time. */
-export async function eventually<T>(check: () => Promise<T | undefined | false>, tries = 1200, gapMs = 50): Promise<T> {
-  for (let i = 0; i < tries; i++) {
-    const value = await check();
-    if (value !== undefined && value !== false) return value;
-    await new Promise((r) => setTimeout(r, gapMs));
-  }
-  throw new Error('condition not reached');
-}

@@ -1,13 +1,17 @@
 import { createServer } from 'node:net';
 
-/** Polls `check` every 200 ms until it holds or `seconds` pass (then false): for recovery that takes a backoff or two. */
-export async function eventually(check: () => Promise<boolean>, seconds = 20): Promise<boolean> {
-  const until = Date.now() + seconds * 1000;
-  while (Date.now() < until) {
-    if (await check().catch(() => false)) return true;
-    await new Promise((r) => setTimeout(r, 200));
+/**
+ * Polls until `check` returns a value (not undefined/false) and returns it; fails after `tries` polls (about a minute:
+ * analyses run in their own thread and services recover with backoff, both slow on a loaded machine). A check that
+ * throws (a connection refused while a listener restarts) counts as not yet. Never asserts on time.
+ */
+export async function eventually<T>(check: () => Promise<T | undefined | false>, tries = 1200, gapMs = 50): Promise<T> {
+  for (let i = 0; i < tries; i++) {
+    const value = await check().catch(() => undefined);
+    if (value !== undefined && value !== false) return value;
+    await new Promise((r) => setTimeout(r, gapMs));
   }
-  return false;
+  throw new Error('condition not reached');
 }
 
 /** A loopback port nobody listens on right now (for a private redis-server and the like). */
