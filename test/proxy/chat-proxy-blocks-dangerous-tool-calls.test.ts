@@ -73,7 +73,8 @@ t.test('point [B]: tool calls the model returns are inspected before the client 
   t.test('streamed assistant text that leaks a credential ends the stream with content_filter', async (t) => {
     const secret = 'ghp_' + 'R7xK2mQ9vL4nP8sT1wY6zB3cD5fH0jA2gE4i';
     const pieces = ['Sure, use this token: ', secret.slice(0, 9), secret.slice(9, 20), secret.slice(20), ' and run the job.'];
-    upstream.on((_req, res) => sendStream(res, [chunk({ role: 'assistant', content: '' }), ...pieces.map((p) => chunk({ content: p })), chunk({}, 'stop'), '[DONE]']));
+    // Spaced as a model writes: text that arrives before the secret is released before it (text arriving together is judged together).
+    upstream.on((_req, res) => sendStream(res, [chunk({ role: 'assistant', content: '' }), ...pieces.map((p) => chunk({ content: p })), chunk({}, 'stop'), '[DONE]'], 20));
     const res = await chat({ stream: true });
     t.match(res.body, /Sure, use this token: /, 'text before the secret flowed');
     t.notOk(res.body.includes(secret.slice(0, 9)), 'no part of the token was released');

@@ -71,7 +71,8 @@ t.test('ordinary prose streams word by word: a word is held only until it ends',
   const gw = await startTestGateway(t, { config: { upstreamBaseUrl: upstream.url } });
   const key = await gw.key('stream-prose', { rate: 600, plan: 'startup' });
   const prose = 'The quarterly report is ready. Revenue grew 12% (see table 3), and the team shipped v2.4.1 on time — 上线顺利。 Thanks!';
-  upstream.on((_req, res) => sendStream(res, [chunk({ role: 'assistant', content: '' }), ...split(prose, 2).map((p) => chunk({ content: p })), chunk({}, 'stop'), '[DONE]']));
+  // Spaced as a model writes (text that arrives together is judged and released together: the fast path).
+  upstream.on((_req, res) => sendStream(res, [chunk({ role: 'assistant', content: '' }), ...split(prose, 2).map((p) => chunk({ content: p })), chunk({}, 'stop'), '[DONE]'], 15));
   const res = await call(`${gw.proxyUrl}/v1/chat/completions`, {
     headers: { 'x-api-key': key },
     body: { model: 'gpt-4o-mini', stream: true, messages: [{ role: 'user', content: 'summarise the report' }] },
@@ -96,7 +97,7 @@ t.test('a run longer than BASTION_STREAM_HOLD_CHARS is not held forever: it goes
   // A long hexadecimal digest run (no credential format), streamed in 3-character chunks.
   const blob = Array.from({ length: 600 }, (_, i) => '0123456789abcdef'[(i * 7) % 16]).join('');
   upstream.on(async (_req, res) => {
-    await sendStream(res, [chunk({ role: 'assistant', content: '' }), ...split(`digest: ${blob}`, 3).map((p) => chunk({ content: p })), chunk({}, 'stop'), '[DONE]']);
+    await sendStream(res, [chunk({ role: 'assistant', content: '' }), ...split(`digest: ${blob}`, 3).map((p) => chunk({ content: p })), chunk({}, 'stop'), '[DONE]'], 5);
   });
   const res = await call(`${gw.proxyUrl}/v1/chat/completions`, {
     headers: { 'x-api-key': key },

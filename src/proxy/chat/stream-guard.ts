@@ -1,4 +1,5 @@
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
+import { plainDelta, type PlainDelta } from './plain-delta.js';
 import { sse } from './synthetic-responses.js';
 import { TextGuard } from './text-guard.js';
 import type { Leak } from './leak-scanner.js';
@@ -40,6 +41,8 @@ export interface StreamGuardHooks {
   allowDomains?: readonly string[];
   /** Most tool-call argument bytes accumulated per stream before the stream is cut (bounded memory). */
   maxToolBytes: number;
+  /** false: every event takes the general path, one scan per chunk (the reference the fast path is tested against). */
+  fastPath?: boolean;
 }
 
 /**
@@ -60,7 +63,37 @@ export class StreamGuard {
 
   async feed(chunk: string): Promise<void> {
     this.parser.feed(chunk);
-    while (this.queue.length > 0 && !this.ended) await this.handle(this.queue.shift()!);
+    while (this.queue.length > 0 && !this.ended) {
+      if (this.hooks.fastPath === false || !this.relayPlainRun()) await this.handle(this.queue.shift()!);
+    }
+  }
+
+  /**
+   * The fast path (issue 17): the plain text chunks at the head of the queue (one choice, text only: `plainDelta`) are
+   * judged together, with one scan of the text guard's window instead of one per chunk. When the whole run's text is
+   * released as it came (nothing held before or after, no leak) the chunks go out as the upstream's own bytes, with no
+   * re-serialising; otherwise the released text goes out as one chunk, as the general path would send it. Nothing is
+   * written before its text was scanned. Returns false when the next event is not plain.
+   */
+  private relayPlainRun(): boolean {
+    const run: PlainDelta[] = [];
+    for (let next: PlainDelta | undefined; run.length < this.queue.length; run.push(next)) {
+      next = plainDelta(this.queue[run.length]);
+      if (!next || (run.length > 0 && next.index !== run[0].index)) break;
+    }
+    if (run.length === 0) return false;
+    this.queue.splice(0, run.length);
+    const { index } = run[0];
+    const text = run.length === 1 ? run[0].content : run.map((p) => p.content).join('');
+    const guard = this.guard(index);
+    const clear = !guard.holding;
+    const r = guard.push(text);
+    if ('leak' in r) return this.leak(r.leak), true;
+    const { choices: _, ...rest } = run[run.length - 1].chunk;
+    this.template = rest;
+    if (clear && r.release === text) this.hooks.write(run.length === 1 ? `data: ${run[0].data}\n\n` : run.map((p) => `data: ${p.data}\n\n`).join(''));
+    else if (r.release) this.writeChoice({ index, delta: { content: r.release }, finish_reason: null });
+    return true;
   }
 
   /** Upstream closed without [DONE]: release what passes inspection and close cleanly. */

@@ -41,6 +41,11 @@ export class TextGuard {
     private readonly mode: 'end' | 'redact' = 'end',
   ) {}
 
+  /** Is part of the text still held back (a word not yet ended)? */
+  get holding(): boolean {
+    return this.held.length > 0;
+  }
+
   /** Returns the text safe to send now (with the leaks redacted from it, in redact mode), or a leak (end mode). */
   push(delta: string): Released | { leak: Leak } {
     if (this.swallowing) {
