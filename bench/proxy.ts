@@ -1,88 +1,163 @@
 /**
- * npm run bench:proxy — one run, side by side, against a fast fake upstream on loopback: direct to the upstream,
- * through a bare @fastify/reply-from passthrough (the floor), and through Bastion with full inspection. For a 1 KB chat
- * request and a streamed response of 200 chunks: added latency p50/p99, time to first token, throughput at c=50, each
- * as a ratio to direct and to the passthrough. Writes bench/results/proxy-latest.json.
+ * npm run bench:proxy — one run, side by side, each target in its own process on loopback and every other target paused
+ * (SIGSTOP) while one is measured; the load generator is this process.
+ *
+ * Chat (1 KB body: a short system message + ~1 KB of user prose) against a fast fake upstream: direct, through a bare
+ * @fastify/reply-from passthrough (the floor) and through Bastion with full inspection — added latency p50/p99 over
+ * direct, time to first token and the total of a 200-chunk stream, and throughput at c=50 with the same body on every
+ * request and with a new user message per request (median of BENCH_ROUNDS rounds).
+ * /filter (1 KB text) at c=50, a different text per request and one repeated text, against a bare Fastify JSON route;
+ * how the two cores split between Bastion's main thread, its other threads (inspection workers) and the load generator;
+ * Bastion's RSS under steady load and the cost of one inspection worker. Writes bench/results/proxy-latest.json.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { Writable } from 'node:stream';
+import { writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
-import { loadConfig } from '../src/config/load.js';
-import { startGateway } from '../src/runtime.js';
-import { createApiKey } from '../src/storage/api-keys.js';
-import { ensureTenant } from '../src/storage/tenants.js';
+import { startServer, type BenchServer } from './lib/child.js';
 import { timeRequests } from './lib/client.js';
-import { startFakeOpenAI } from './lib/fake-openai.js';
-import { startPassthrough } from './lib/passthrough.js';
+import { benignCorpus, textOfSize } from './lib/inputs.js';
 import { percentile, round } from './lib/stats.js';
 
-const SEQUENTIAL = Number(process.env.BENCH_N ?? 1500);
-const STREAMS = Number(process.env.BENCH_STREAMS ?? 300);
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
-// BENCH_METRICS=0 measures Bastion with /metrics recording off (issue 15 asks what metrics cost).
-const METRICS = process.env.BENCH_METRICS !== '0';
+const SEQUENTIAL = Number(process.env.BENCH_N ?? 2000);
+const STREAMS = Number(process.env.BENCH_STREAMS ?? 200);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 
 const prose = 'Please review the attached quarterly summary and list three risks for the Osaka expansion, with one sentence each. ';
-// The system prompt repeats (as in real apps); the user message differs on every request, so each one is inspected.
+const userText = prose.repeat(9).slice(0, 1000);
+const chatBody = (stream: boolean, user: string) => JSON.stringify({ model: 'bench', stream, messages: [{ role: 'system', content: 'You are a concise analyst.' }, { role: 'user', content: user }] });
 let seq = 0;
-const chat = (stream: boolean) => () =>
-  JSON.stringify({ model: 'bench', stream, messages: [{ role: 'system', content: 'You are a concise analyst.' }, { role: 'user', content: `${prose.repeat(8).slice(0, 880)} (ref ${++seq})` }] });
-
-const upstream = await startFakeOpenAI(200);
-const passthrough = await startPassthrough(upstream.url);
-const dir = mkdtempSync(join(tmpdir(), 'bastion-bench-'));
-const config = loadConfig({}, { host: '127.0.0.1', port: 0, adminPort: 0, databaseUrl: `sqlite:${join(dir, 'b.db')}`, allowUnauthenticated: true, logLevel: 'warn', upstreamBaseUrl: upstream.url, metricsEnabled: METRICS });
-const gw = await startGateway(config, new Writable({ write: (_c, _e, done) => done() }));
-await ensureTenant(gw.services.storage.db, 'bench', 'enterprise');
-const { key } = await createApiKey(gw.services.storage.db, { tenantId: 'bench', name: 'bench', ratePerMinute: 100_000_000, source: 'cli' });
-
-const targets = {
-  direct: { url: `${upstream.url}/v1/chat/completions`, headers: {} as Record<string, string> },
-  passthrough: { url: `${passthrough.url}/v1/chat/completions`, headers: {} as Record<string, string> },
-  bastion: { url: `http://127.0.0.1:${gw.ports.proxy}/v1/chat/completions`, headers: { 'x-api-key': key } },
+const bodies = {
+  same: () => chatBody(false, userText),
+  fresh: () => chatBody(false, `${userText.slice(0, 988)} (ref ${++seq})`),
 };
-type Name = keyof typeof targets;
-const names = Object.keys(targets) as Name[];
+const filterText = textOfSize(benignCorpus(fileURLToPath(new URL('../../shared/eval/dev.jsonl', import.meta.url))), 1024);
+process.stderr.write(`filter text: ${filterText.length} chars\n`);
+const filterBodies = {
+  same: () => JSON.stringify({ content: filterText, kind: 'prompt' }),
+  fresh: () => JSON.stringify({ content: `${filterText.slice(0, 1010)} #${++seq}`, kind: 'prompt' }),
+};
+type BodyCase = keyof typeof bodies;
 
-const latency: Record<string, { p50: number; p99: number }> = {};
-const ttft: Record<string, { p50: number; p99: number }> = {};
-const rps: Record<string, number> = {};
-for (const name of names) {
-  const { url, headers } = targets[name];
-  await timeRequests(url, headers, chat(false), 100); // warm-up
-  const plain = await timeRequests(url, headers, chat(false), SEQUENTIAL);
-  latency[name] = { p50: percentile(plain.total, 50), p99: percentile(plain.total, 99) };
-  const streamed = await timeRequests(url, headers, chat(true), STREAMS);
-  ttft[name] = { p50: percentile(streamed.ttfb, 50), p99: percentile(streamed.ttfb, 99) };
-  const body = chat(false);
-  const load = await autocannon({
-    url, connections: 50, duration: SECONDS,
+const upstream = await startServer(['upstream']);
+const servers = {
+  passthrough: await startServer(['passthrough', upstream.url]),
+  bastion: await startServer(['gateway', upstream.url, '2']),
+  bare: await startServer(['bare-json']),
+};
+const key = { 'x-api-key': servers.bastion.info.key };
+const chatTargets = {
+  direct: { url: `${upstream.url}/v1/chat/completions`, headers: {} },
+  passthrough: { url: `${servers.passthrough.url}/v1/chat/completions`, headers: {} },
+  bastion: { url: `${servers.bastion.url}/v1/chat/completions`, headers: key },
+};
+type Target = keyof typeof chatTargets;
+const targets = Object.keys(chatTargets) as Target[];
+
+/** Only `name` (and the upstream) may run. */
+function only(name: keyof typeof servers | 'direct'): void {
+  for (const [n, s] of Object.entries(servers)) (n === name ? s.resume : s.pause)();
+}
+const serverOf = (t: Target): keyof typeof servers | 'direct' => t;
+
+let failures = 0;
+async function load(url: string, headers: Record<string, string>, body: () => string, seconds = SECONDS): Promise<number> {
+  const result = await autocannon({
+    url, connections: 50, duration: seconds,
     requests: [{ method: 'POST', headers: { 'content-type': 'application/json', ...headers }, setupRequest: (req) => ({ ...req, body: body() }) }],
   });
-  if (load.non2xx > 0) throw new Error(`${name}: ${load.non2xx} non-2xx under load`);
-  rps[name] = Math.round(load.requests.average);
+  // A loaded machine can push a few inspections past their deadline (504, failing closed): counted, not hidden.
+  failures += result.non2xx + result.errors;
+  if (result.non2xx + result.errors > result.requests.total / 100) throw new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors under load: ${JSON.stringify(result.statusCodeStats)}`);
+  return Math.round(result.requests.average);
 }
 
-const added = (name: Name, base: Name, m: Record<string, { p50: number; p99: number }>) => ({
-  p50: round(m[name].p50 - m[base].p50), p99: round(m[name].p99 - m[base].p99),
-});
+/** Samples a server's RSS every 250 ms while `work` runs. */
+async function sampled<T>(server: BenchServer, samples: number[], work: () => Promise<T>): Promise<T> {
+  const timer = setInterval(() => samples.push(server.rssMb()), 250);
+  try {
+    return await work();
+  } finally {
+    clearInterval(timer);
+  }
+}
+
+const median = (xs: number[]) => percentile(xs, 50);
+const rss: number[] = [];
+
+// Latency, time to first token and stream total: sequential requests over one keep-alive connection.
+const latency = {} as Record<Target, { p50: number; p99: number }>;
+const streams = {} as Record<Target, { ttft: number; total: number }>;
+for (const t of targets) {
+  only(serverOf(t));
+  const { url, headers } = chatTargets[t];
+  await timeRequests(url, headers, bodies.fresh, 200); // warm-up
+  const plain = await timeRequests(url, headers, bodies.same, SEQUENTIAL);
+  latency[t] = { p50: percentile(plain.total, 50), p99: percentile(plain.total, 99) };
+  const streamed = await timeRequests(url, headers, () => chatBody(true, userText), STREAMS);
+  streams[t] = { ttft: median(streamed.ttfb), total: median(streamed.total) };
+}
+
+// Throughput at c=50, both body cases, median of the rounds.
+const rounds = Object.fromEntries(targets.map((t) => [t, { same: [] as number[], fresh: [] as number[] }])) as Record<Target, Record<BodyCase, number[]>>;
+for (let r = 0; r < ROUNDS; r++) {
+  for (const t of targets) {
+    only(serverOf(t));
+    const { url, headers } = chatTargets[t];
+    for (const c of ['same', 'fresh'] as BodyCase[]) {
+      const work = () => load(url, headers, bodies[c]);
+      rounds[t][c].push(t === 'bastion' ? await sampled(servers.bastion, rss, work) : await work());
+    }
+  }
+}
+const rps = Object.fromEntries(targets.map((t) => [t, { same: median(rounds[t].same), fresh: median(rounds[t].fresh) }])) as Record<Target, Record<BodyCase, number>>;
+
+// /filter against a bare Fastify JSON route, and how the cores split during the different-text run.
+const filter = { bare: { same: 0, fresh: 0 }, bastion: { same: 0, fresh: 0 } };
+only('bare');
+filter.bare.fresh = await load(`${servers.bare.url}/filter`, {}, filterBodies.fresh);
+filter.bare.same = await load(`${servers.bare.url}/filter`, {}, filterBodies.same);
+only('bastion');
+const cpu0 = servers.bastion.cpu();
+const gen0 = process.cpuUsage();
+const t0 = performance.now();
+filter.bastion.fresh = await sampled(servers.bastion, rss, () => load(`${servers.bastion.url}/filter`, key, filterBodies.fresh));
+const wall = (performance.now() - t0) / 1000;
+const cpu1 = servers.bastion.cpu();
+const gen1 = process.cpuUsage(gen0);
+filter.bastion.same = await sampled(servers.bastion, rss, () => load(`${servers.bastion.url}/filter`, key, filterBodies.same));
+const share = (seconds: number) => round(seconds / wall, 2); // cores busy on average (2 = both)
+const cores = { bastion_main_thread: share(cpu1.main - cpu0.main), bastion_other_threads: share(cpu1.other - cpu0.other), load_generator: share((gen1.user + gen1.system) / 1e6) };
+
+// One inspection worker's memory: a one-worker gateway after the same warm-up, next to the two-worker one.
+const warm = async (s: BenchServer) => load(`${s.url}/filter`, { 'x-api-key': s.info.key }, filterBodies.fresh, 3);
+await warm(servers.bastion);
+const idleTwo = servers.bastion.rssMb();
+servers.bastion.pause();
+const single = await startServer(['gateway', upstream.url, '1']);
+await warm(single);
+const idleOne = single.rssMb();
+single.close();
+
+const added = (m: Record<Target, { p50: number; p99: number }>, t: Target) => ({ p50: round(m[t].p50 - m.direct.p50), p99: round(m[t].p99 - m.direct.p99) });
 const report = {
   date: new Date().toISOString(),
-  sequential_requests: SEQUENTIAL,
-  metrics: METRICS,
-  latency_ms: Object.fromEntries(names.map((n) => [n, { p50: round(latency[n].p50), p99: round(latency[n].p99) }])),
-  added_latency_ms: { passthrough: added('passthrough', 'direct', latency), bastion: added('bastion', 'direct', latency), bastion_over_passthrough: added('bastion', 'passthrough', latency) },
-  ttft_ms: Object.fromEntries(names.map((n) => [n, { p50: round(ttft[n].p50), p99: round(ttft[n].p99) }])),
-  added_ttft_ms: { passthrough: round(ttft.passthrough.p50 - ttft.direct.p50), bastion: round(ttft.bastion.p50 - ttft.direct.p50), bastion_over_passthrough: round(ttft.bastion.p50 - ttft.passthrough.p50) },
+  non_2xx_under_load: failures,
+  settings: { sequential: SEQUENTIAL, streams: STREAMS, seconds: SECONDS, rounds: ROUNDS, metrics: process.env.BENCH_METRICS !== '0' },
+  latency_ms: Object.fromEntries(targets.map((t) => [t, { p50: round(latency[t].p50), p99: round(latency[t].p99) }])),
+  added_latency_ms: { passthrough: added(latency, 'passthrough'), bastion: added(latency, 'bastion') },
+  stream_200_chunks_ms: Object.fromEntries(targets.map((t) => [t, { ttft: round(streams[t].ttft), total: round(streams[t].total) }])),
+  added_stream_ms: Object.fromEntries((['passthrough', 'bastion'] as Target[]).map((t) => [t, { ttft: round(streams[t].ttft - streams.direct.ttft), total: round(streams[t].total - streams.direct.total) }])),
+  bastion_over_floor_stream_ms: { ttft: round(streams.bastion.ttft - streams.passthrough.ttft), total: round(streams.bastion.total - streams.passthrough.total) },
   throughput_rps: rps,
-  throughput_ratio: { passthrough_to_direct: round(rps.passthrough / rps.direct, 2), bastion_to_direct: round(rps.bastion / rps.direct, 2), bastion_to_passthrough: round(rps.bastion / rps.passthrough, 2) },
+  throughput_rounds: rounds,
+  bastion_to_floor: { same_body: round(rps.bastion.same / rps.passthrough.same, 2), new_message: round(rps.bastion.fresh / rps.passthrough.fresh, 2) },
+  filter_rps: filter,
+  filter_ratio: { new_text_to_bare: round(filter.bastion.fresh / filter.bare.fresh, 2), repeated_text_to_bare: round(filter.bastion.same / filter.bare.same, 2) },
+  cores_during_filter_new_text: cores,
+  bastion_rss_mb: { steady_median: round(median(rss), 0), peak: round(Math.max(...rss), 0), idle_two_workers: round(idleTwo, 0), idle_one_worker: round(idleOne, 0), per_worker: round(idleTwo - idleOne, 0) },
 };
 console.log(JSON.stringify(report, null, 2));
 writeFileSync(new URL('./results/proxy-latest.json', import.meta.url), JSON.stringify(report, null, 2) + '\n');
 
-await gw.close();
-await passthrough.close();
-upstream.server.close();
-rmSync(dir, { recursive: true, force: true });
+for (const s of [...Object.values(servers), upstream]) s.close();

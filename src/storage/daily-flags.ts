@@ -10,7 +10,11 @@ export interface FlagCount {
 
 /** Pure: flag counts by layer and category (a flag without a category counts under its type). */
 export function tallyFlags(verdicts: readonly { flags: readonly Flag[] }[]): FlagCount[] {
-  const counts = new Map<string, FlagCount>();
+  return [...addFlagTally(new Map(), verdicts).values()];
+}
+
+/** Adds the verdicts' flag counts to `counts` (in place), keyed by layer and category. */
+export function addFlagTally(counts: Map<string, FlagCount>, verdicts: readonly { flags: readonly Flag[] }[]): Map<string, FlagCount> {
   for (const v of verdicts) {
     for (const f of v.flags) {
       const layer = f.layer.slice(0, 32);
@@ -21,7 +25,7 @@ export function tallyFlags(verdicts: readonly { flags: readonly Flag[] }[]): Fla
       counts.set(key, entry);
     }
   }
-  return [...counts.values()];
+  return counts;
 }
 
 /** One multi-row upsert; each (layer, category) appears once, as PostgreSQL requires. */

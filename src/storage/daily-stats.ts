@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { RiskLevel, Verdict } from '../inspect/types.js';
-import { addFlagCounts, tallyFlags } from './daily-flags.js';
+import { addFlagCounts, tallyFlags, type FlagCount } from './daily-flags.js';
 import type { Database } from './schema.js';
 
 /** What the stats need from a /filter result: the verdict plus the ERS block the HTTP layer adds. */
@@ -32,14 +32,26 @@ export function emptyCounts(): DayCounts {
   return Object.fromEntries(COUNTERS.map((c) => [c, 0])) as unknown as DayCounts;
 }
 
+const DAY_MS = 86_400_000;
+// The data plane asks on every request; the answer changes once a day.
+let lastDay = { start: 0, text: '1970-01-01' };
+
 /** UTC calendar day of an epoch-ms instant, `YYYY-MM-DD`. */
 export function utcDay(at: number): string {
-  return new Date(at).toISOString().slice(0, 10);
+  if (at >= lastDay.start && at < lastDay.start + DAY_MS) return lastDay.text;
+  const start = Math.floor(at / DAY_MS) * DAY_MS;
+  const text = new Date(start).toISOString().slice(0, 10);
+  if (at >= lastDay.start) lastDay = { start, text };
+  return text;
 }
 
 /** Pure: the counters a set of verdicts adds. Metadata only; content never reaches this function. */
 export function tally(verdicts: readonly StatVerdict[]): DayCounts {
-  const c = emptyCounts();
+  return addTally(emptyCounts(), verdicts);
+}
+
+/** Adds the verdicts' counters to `c` (in place: the stats buffer keeps running sums, not verdicts). */
+export function addTally(c: DayCounts, verdicts: readonly StatVerdict[]): DayCounts {
   for (const v of verdicts) {
     c.requests++;
     if (v.allowed) c.allowed++;
@@ -61,8 +73,11 @@ export function tally(verdicts: readonly StatVerdict[]): DayCounts {
  */
 export async function recordVerdicts(db: Kysely<Database>, tenantId: string, verdicts: readonly StatVerdict[], at = Date.now()): Promise<void> {
   if (verdicts.length === 0) return;
-  const day = utcDay(at);
-  const counts = tally(verdicts);
+  await recordCounts(db, tenantId, utcDay(at), tally(verdicts), tallyFlags(verdicts));
+}
+
+/** Adds summed counters (and flag counts) to the tenant's row for `day`. */
+export async function recordCounts(db: Kysely<Database>, tenantId: string, day: string, counts: DayCounts, flags: readonly FlagCount[]): Promise<void> {
   await db
     .insertInto('daily_stats')
     .values({ tenant_id: tenantId, day, ...counts })
@@ -82,7 +97,7 @@ export async function recordVerdicts(db: Kysely<Database>, tenantId: string, ver
       })),
     )
     .execute();
-  await addFlagCounts(db, tenantId, day, tallyFlags(verdicts));
+  await addFlagCounts(db, tenantId, day, flags);
 }
 
 /** The tenant's day rows from `fromDay` to `toDay` inclusive, keyed by day (days without traffic are absent). */

@@ -1,15 +1,16 @@
 import type { Kysely } from 'kysely';
-import { recordVerdicts, utcDay, type StatVerdict } from './daily-stats.js';
+import { addFlagTally, type FlagCount } from './daily-flags.js';
+import { addTally, emptyCounts, recordCounts, utcDay, type DayCounts, type StatVerdict } from './daily-stats.js';
 import type { Database } from './schema.js';
 
 /**
  * Batches the per-tenant daily aggregates the data plane records, so a /filter request does not pay for two
- * database writes: verdict metadata (risk, action, flag layer/type/category, secret types — never content or flag
- * details) is summed in memory and written every `flushMs`, when `maxPending` verdicts are waiting, and on shutdown.
+ * database writes: verdict metadata (risk, action, flag layer/category, secret counts — never content or flag details)
+ * is summed in memory and written every `flushMs`, when `maxPending` verdicts are waiting, and on shutdown.
  * The portal's figures lag by at most `flushMs`.
  */
 export class StatsBuffer {
-  private pending = new Map<string, { tenantId: string; at: number; verdicts: StatVerdict[] }>();
+  private pending = new Map<string, { tenantId: string; day: string; counts: DayCounts; flags: Map<string, FlagCount> }>();
   private count = 0;
   private flushing: Promise<void> = Promise.resolve();
   private readonly timer: NodeJS.Timeout;
@@ -25,19 +26,13 @@ export class StatsBuffer {
   }
 
   add(tenantId: string, verdicts: readonly StatVerdict[], at = Date.now()): void {
-    const key = `${tenantId}\0${utcDay(at)}`;
+    const day = utcDay(at);
+    const key = `${tenantId}\0${day}`;
     let entry = this.pending.get(key);
-    if (!entry) this.pending.set(key, (entry = { tenantId, at, verdicts: [] }));
-    for (const v of verdicts) {
-      entry.verdicts.push({
-        allowed: v.allowed,
-        risk_level: v.risk_level,
-        action: v.action,
-        flags: v.flags.map((f) => ({ layer: f.layer, type: f.type, score: f.score, category: f.category })),
-        secrets: v.secrets.map((s) => ({ type: s.type, start: 0, end: 0, pii: s.pii })),
-        ers: v.ers,
-      });
-    }
+    if (!entry) this.pending.set(key, (entry = { tenantId, day, counts: emptyCounts(), flags: new Map() }));
+    // Running sums, not the verdicts: memory stays one row per tenant and day whatever the traffic.
+    addTally(entry.counts, verdicts);
+    addFlagTally(entry.flags, verdicts);
     this.count += verdicts.length;
     if (this.count >= this.maxPending) void this.flush();
   }
@@ -48,8 +43,8 @@ export class StatsBuffer {
     this.pending = new Map();
     this.count = 0;
     this.flushing = this.flushing.then(async () => {
-      for (const { tenantId, at, verdicts } of batch.values()) {
-        await recordVerdicts(this.db, tenantId, verdicts, at).catch(this.onError);
+      for (const { tenantId, day, counts, flags } of batch.values()) {
+        if (counts.requests > 0) await recordCounts(this.db, tenantId, day, counts, [...flags.values()]).catch(this.onError);
       }
     });
     return this.flushing;
