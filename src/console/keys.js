@@ -1,5 +1,5 @@
 // API keys: list, create (the key shown once), rename and re-rate, revoke with a confirmation step.
-import { useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { call } from 'app/api.js';
 import { ErrorBox, Field, Notice, Page, day, html, num, useAction, useLoad, when } from 'app/ui.js';
 
@@ -31,6 +31,11 @@ function KeyRow({ k, onChanged }) {
   const [name, setName] = useState(k.name);
   const [rate, setRate] = useState(String(k.rate_per_minute));
   const [run, busy, error] = useAction();
+  // Keyboard users land on the first control of the step they opened (the safe choice when confirming).
+  const focus = useRef(null);
+  useEffect(() => {
+    focus.current?.querySelector(mode === 'confirm' ? 'button.secondary' : 'input')?.focus();
+  }, [mode]);
   const save = (e) => {
     e.preventDefault();
     run(async () => {
@@ -56,17 +61,17 @@ function KeyRow({ k, onChanged }) {
     </dl>
     <${ErrorBox} error=${error} />
     ${mode === 'edit'
-      ? html`<form onSubmit=${save} class="inline">
+      ? html`<form onSubmit=${save} class="inline" ref=${focus}>
           <${Field} label="Name" value=${name} onInput=${setName} maxlength="128" required />
           <${Field} label="Requests per minute" type="number" min="1" value=${rate} onInput=${setRate} required />
           <button type="submit" disabled=${busy}>Save</button>
           <button type="button" class="secondary" onClick=${() => setMode('view')}>Cancel</button>
         </form>`
       : mode === 'confirm'
-        ? html`<div class="confirm" role="group" aria-label=${`Confirm revoking ${k.name}`}>
+        ? html`<div class="confirm" role="group" aria-label=${`Confirm revoking ${k.name}`} ref=${focus}>
             <p><strong>Revoke “${k.name}”?</strong> Every request with this key will be refused. This cannot be undone.</p>
             <button type="button" class="danger" onClick=${revoke} disabled=${busy}>Yes, revoke the key</button>
-            <button type="button" class="secondary" onClick=${() => setMode('view')} autofocus>Keep it</button>
+            <button type="button" class="secondary" onClick=${() => setMode('view')}>Keep it</button>
           </div>`
         : html`<div class="actions">
             <button type="button" class="secondary" onClick=${() => setMode('edit')} aria-label=${`Edit ${k.name}`}>Edit</button>
