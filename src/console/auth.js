@@ -53,7 +53,7 @@ export function Login({ reason }) {
   }
   return html`<${Page} title="Log in">
     <form onSubmit=${submit} class="card narrow">
-      ${reason === 'expired' ? html`<${Notice}>Your session expired. Log in again.<//>` : null}
+      ${reason === 'expired' ? html`<${Notice} tone="warning">Your session expired. Log in again.<//>` : null}
       ${reason === 'logout' ? html`<${Notice}>You are logged out.<//>` : null}
       ${reason === 'everywhere' ? html`<${Notice}>You are logged out on every device.<//>` : null}
       ${reason === 'reset' ? html`<${Notice}>Password changed. Log in with the new one.<//>` : null}

@@ -69,6 +69,26 @@ function TotpDisable({ onDisabled }) {
   </form>`;
 }
 
+function Profile({ me, onSaved }) {
+  const [name, setName] = useState(me.display_name ?? '');
+  const [company, setCompany] = useState(me.company ?? '');
+  const [run, busy, error] = useAction();
+  const submit = (e) => {
+    e.preventDefault();
+    // An emptied field clears the value (PATCH /portal/me takes null).
+    run(async () => {
+      await call('PATCH', '/portal/me', { display_name: name.trim() || null, company: company.trim() || null });
+      onSaved('Profile saved.');
+    });
+  };
+  return html`<form onSubmit=${submit}>
+    <${ErrorBox} error=${error} />
+    <${Field} label="Display name" value=${name} onInput=${setName} autocomplete="name" maxlength="128" />
+    <${Field} label="Company" value=${company} onInput=${setCompany} autocomplete="organization" maxlength="128" />
+    <button type="submit" class="secondary" disabled=${busy}>Save profile</button>
+  </form>`;
+}
+
 function ChangePassword() {
   const [current, setCurrent] = useState('');
   const [next, setNext] = useState('');
@@ -96,6 +116,7 @@ function ChangePassword() {
 export function Security() {
   const me = useLoad(() => call('GET', '/portal/me'));
   const [message, setMessage] = useState('');
+  const [profileMessage, setProfileMessage] = useState('');
   const [run, busy, error] = useAction();
   const changed = (text) => {
     setMessage(text);
@@ -106,6 +127,8 @@ export function Security() {
     ${me.data ? html`<section class="card" aria-labelledby="acct-h">
       <h2 id="acct-h">Account</h2>
       <dl class="meta"><div><dt>E-mail</dt><dd>${me.data.email}</dd></div><div><dt>Tenant</dt><dd class="mono">${me.data.tenant_id}</dd></div><div><dt>Plan</dt><dd>${me.data.plan}</dd></div><div><dt>Since</dt><dd>${when(me.data.created_at)}</dd></div></dl>
+      <${Notice}>${profileMessage}<//>
+      <${Profile} me=${me.data} onSaved=${setProfileMessage} />
     </section>
     <section class="card" aria-labelledby="totp-h">
       <h2 id="totp-h">Two-step verification</h2>

@@ -28,7 +28,7 @@ export function describe(err) {
 
 /** An alert that screen readers announce when it appears. */
 export const ErrorBox = ({ error }) => (error ? html`<div class="error" role="alert">${describe(error)}</div>` : null);
-export const Notice = ({ children }) => (children ? html`<div class="notice" role="status">${children}</div>` : null);
+export const Notice = ({ children, tone = 'notice' }) => (children ? html`<div class=${tone} role="status">${children}</div>` : null);
 
 let fieldSeq = 0;
 /** An input with its visible label (and optional hint tied by aria-describedby). */
