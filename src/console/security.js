@@ -3,11 +3,28 @@ import { useEffect, useState } from 'preact/hooks';
 import { call, logout, qrImage } from 'app/api.js';
 import { ErrorBox, Field, Notice, Page, html, useAction, useLoad, when } from 'app/ui.js';
 
+/** A form that posts one authenticator code to `path`; the code is cleared after each try (it is single-use anyway). */
+function useCodeForm(path, onDone) {
+  const [code, setCode] = useState('');
+  const [run, busy, error] = useAction();
+  const submit = (e) => {
+    e.preventDefault();
+    run(async () => {
+      try {
+        await call('POST', path, { code });
+        onDone();
+      } finally {
+        setCode('');
+      }
+    });
+  };
+  return { code, setCode, submit, run, busy, error };
+}
+
 function TotpSetup({ onEnabled }) {
   const [setup, setSetup] = useState(null);
   const [qr, setQr] = useState(null);
-  const [code, setCode] = useState('');
-  const [run, busy, error] = useAction();
+  const { code, setCode, submit: confirm, run, busy, error } = useCodeForm('/portal/auth/totp/confirm', onEnabled);
   useEffect(() => () => qr && URL.revokeObjectURL(qr), [qr]);
   const start = () =>
     run(async () => {
@@ -15,17 +32,6 @@ function TotpSetup({ onEnabled }) {
       setSetup(answer);
       setQr(await qrImage(answer.otpauth_uri));
     });
-  const confirm = (e) => {
-    e.preventDefault();
-    run(async () => {
-      try {
-        await call('POST', '/portal/auth/totp/confirm', { code });
-        onEnabled();
-      } finally {
-        setCode('');
-      }
-    });
-  };
   if (!setup) {
     return html`<div>
       <p>Two-step verification is <strong>off</strong>. Turn it on to ask for a code from an authenticator app at every login.</p>
@@ -48,19 +54,7 @@ function TotpSetup({ onEnabled }) {
 }
 
 function TotpDisable({ onDisabled }) {
-  const [code, setCode] = useState('');
-  const [run, busy, error] = useAction();
-  const submit = (e) => {
-    e.preventDefault();
-    run(async () => {
-      try {
-        await call('POST', '/portal/auth/totp/disable', { code });
-        onDisabled();
-      } finally {
-        setCode('');
-      }
-    });
-  };
+  const { code, setCode, submit, busy, error } = useCodeForm('/portal/auth/totp/disable', onDisabled);
   return html`<form onSubmit=${submit}>
     <p>Two-step verification is <strong>on</strong>.</p>
     <${ErrorBox} error=${error} />

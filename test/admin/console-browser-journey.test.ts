@@ -40,6 +40,13 @@ t.test('the customer console in Chromium: sign-up to revoked key, axe-clean at 3
   };
   const heading = (page: Page, name: string) => page.getByRole('heading', { level: 1, name }).waitFor();
   const nav = (page: Page, name: string) => page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name, exact: true }).click();
+  /** From the login page, with e-mail and password, to `then` (an h1). */
+  const passwordLogin = async (page: Page, then = 'Dashboard') => {
+    await page.getByLabel('E-mail').fill(EMAIL);
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Log in' }).click();
+    await heading(page, then);
+  };
   /** Waits for `text`, or fails with the error the page shows instead. */
   const outcome = async (page: Page, text: string) => {
     const expected = page.getByText(text);
@@ -88,10 +95,7 @@ t.test('the customer console in Chromium: sign-up to revoked key, axe-clean at 3
   const other = await open(b);
   await other.goto(consoleUrl);
   await heading(other, 'Log in');
-  await other.getByLabel('E-mail').fill(EMAIL);
-  await other.getByLabel('Password').fill(PASSWORD);
-  await other.getByRole('button', { name: 'Log in' }).click();
-  await heading(other, 'Dashboard');
+  await passwordLogin(other);
   await nav(page, 'Security');
   await heading(page, 'Account and security');
   await page.getByRole('button', { name: 'Log out everywhere' }).click();
@@ -104,10 +108,7 @@ t.test('the customer console in Chromium: sign-up to revoked key, axe-clean at 3
   await b.close();
 
   // Log in again and turn two-step verification on: QR code and secret, confirmed with the first code.
-  await page.getByLabel('E-mail').fill(EMAIL);
-  await page.getByLabel('Password').fill(PASSWORD);
-  await page.getByRole('button', { name: 'Log in' }).click();
-  await heading(page, 'Dashboard');
+  await passwordLogin(page);
   await nav(page, 'Security');
   await heading(page, 'Account and security');
   await page.getByRole('button', { name: 'Set up two-step verification' }).click();

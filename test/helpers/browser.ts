@@ -42,7 +42,8 @@ export interface AxeViolation {
  * protocol (page.evaluate), which the page's CSP does not govern, so the console's real CSP stays in force.
  */
 export async function axeViolations(page: Page): Promise<AxeViolation[]> {
-  await page.evaluate(axeSource);
+  // Injected once per document: the console changes pages by hash, so one injection serves every check of a session.
+  if (!(await page.evaluate(() => 'axe' in globalThis))) await page.evaluate(axeSource);
   const result = await page.evaluate(async () => {
     const axe = (globalThis as unknown as { axe: { run(ctx: unknown, opts: unknown): Promise<{ violations: AxeViolation[] }> } }).axe;
     return axe.run(document, { resultTypes: ['violations'] });
