@@ -34,6 +34,8 @@ t.test('the customer console in Chromium: sign-up to revoked key, axe-clean at 3
   const open = async (context: BrowserContext): Promise<Page> => {
     const page = await context.newPage();
     page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
+    // Everything comes from the gateway: no CDN, no font service, no beacon.
+    page.on('request', (r) => !r.url().startsWith(gw.adminUrl) && !r.url().startsWith('blob:') && problems.push(`external request: ${r.url()}`));
     // A CSP violation is reported on the console as "Refused to …": any one of them is a defect.
     page.on('console', (m) => /Refused to|Content Security Policy/.test(m.text()) && problems.push(`CSP: ${m.text()}`));
     return page;
@@ -216,5 +218,5 @@ t.test('the customer console in Chromium: sign-up to revoked key, axe-clean at 3
   await screenshot(coldPage, 'dashboard-cold-1440');
   await cold.close();
 
-  t.same(problems, [], 'no page error and no CSP violation on any page');
+  t.same(problems, [], 'no page error, no CSP violation and no request outside the gateway on any page');
 });
