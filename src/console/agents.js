@@ -49,7 +49,7 @@ export function Agents() {
     <ul class="keys">${(agents.data ?? []).map((a) => html`<${AgentRow} key=${a.agent_id + a.status} agent=${a} onChanged=${changed} />`)}</ul>
     ${activity.data?.length
       ? html`<section class="card" aria-labelledby="act-h"><h2 id="act-h">Recent activity</h2>
-          <div class="table-wrap" tabindex="0" role="region" aria-labelledby="act-h"><table>
+          <div class="table-wrap" tabindex="0" role="region" aria-labelledby="act-h"><table class="text">
             <thead><tr><th scope="col">#</th><th scope="col">When</th><th scope="col">Event</th><th scope="col">Agent</th></tr></thead>
             <tbody>${activity.data.map((r) => html`<tr><td>${r.seq}</td><td>${when(r.created_at)}</td><td>${r.kind}</td><td class="mono">${r.agent_id ?? '—'}</td></tr>`)}</tbody>
           </table></div></section>`

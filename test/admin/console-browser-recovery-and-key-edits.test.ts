@@ -1,12 +1,14 @@
 import t from 'tap';
 import { axeViolations, launchChromium, needsChromium, screenshot } from '../helpers/browser.js';
 import { startTestGateway } from '../helpers/gateway.js';
+import { changeEntitlements } from '../../src/storage/tenants.js';
+import { agentKeys, limits } from '../agents/helpers.js';
 import { call } from '../helpers/http.js';
 import { MASTER_KEY, PASSWORD, account, bearer, login, totpCode } from '../helpers/portal.js';
 
 const NEW_PASSWORD = 'quartz-Meadow-falcon-77';
 
-t.test('the console in Chromium: locked out, forgot and reset password, key edits, profile, two-step off', needsChromium(), async (t) => {
+t.test('the console in Chromium: locked out, forgot and reset password, key edits, profile, two-step off, agents', needsChromium(), async (t) => {
   t.setTimeout(90_000);
   const gw = await startTestGateway(t, { config: { masterKey: MASTER_KEY } });
   await account(gw.adminUrl, 'frank@example.com');
@@ -109,5 +111,21 @@ t.test('the console in Chromium: locked out, forgot and reset password, key edit
   await page.getByRole('status').filter({ hasText: 'Two-step verification is off.' }).waitFor();
   await page.getByRole('button', { name: 'Set up two-step verification' }).waitFor();
   t.pass('setup is offered again');
+
+  // Agents, once the tenant has the add-on: the list, the activity chain's metadata, and a revocation.
+  await changeEntitlements(gw.services.storage.db, heidi.tenant_id, () => ({ plan: 'professional', addons: ['agents'] }));
+  const registered = await call(`${gw.adminUrl}/agents`, { headers: bearer(heidi.access), body: { display_name: 'buyer bot', did: agentKeys().did, limits: limits() } });
+  t.equal(registered.status, 201, 'an agent registered with the portal bearer');
+  await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Agents' }).click();
+  await heading('Agents');
+  await page.getByRole('heading', { name: /buyer bot/ }).waitFor();
+  await page.getByRole('cell', { name: 'agent.registered' }).waitFor();
+  await axeClean('agents-listed');
+  await page.getByRole('button', { name: 'Revoke buyer bot' }).click();
+  await page.getByRole('button', { name: 'Yes, revoke' }).click();
+  await page.getByRole('status').filter({ hasText: 'Agent “buyer bot” revoked.' }).waitFor();
+  await page.getByRole('cell', { name: 'agent.revoked' }).waitFor();
+  const agents = (await call(`${gw.adminUrl}/agents`, { headers: bearer(heidi.access) })).json<{ status: string }[]>();
+  t.same(agents.map((a) => a.status), ['revoked'], 'revoked on the server');
   t.same(problems, [], 'no page error and no CSP violation');
 });
