@@ -30,6 +30,7 @@ export const ERRORS = {
   RESET_TOKEN_INVALID: { status: 400, message: 'The reset token is invalid, expired or already used. Request a new one.' },
   PLAN_TOO_LOW: { status: 403, message: 'Your plan does not include this route. Upgrade to use it.' },
   ORIGIN_FORBIDDEN: { status: 403, message: 'This Origin is not allowed.' },
+  CSRF_INVALID: { status: 403, message: 'A browser request with the refresh cookie needs the console\'s CSRF token in X-CSRF-Token. Reload the console.' },
   TENANT_FORBIDDEN: { status: 403, message: "This credential belongs to another tenant: it can only act on its own tenant." },
   ADDON_REQUIRED: { status: 402, message: 'This route needs an add-on that is not purchased.' },
   NOT_FOUND: { status: 404, message: 'No such route.' },

@@ -19,6 +19,8 @@ import { sessionRoutes } from './session/index.js';
 import { tenantImpactRoutes } from './tenant/impact.js';
 import { metricsRoute } from './metrics/route.js';
 import { siteRoutes } from './site/routes.js';
+import { consoleRoutes } from './console/index.js';
+import { registerCsrf } from './console/csrf.js';
 import { registerRequestMetrics } from '../telemetry/observe.js';
 import { registerTracing } from '../telemetry/tracing.js';
 
@@ -35,6 +37,8 @@ export async function buildAdminServer(services: Services): Promise<FastifyInsta
   app.addHook('onSend', publishAdminRateLimitPolicy);
   await registerOpenApi(app, 'Bastion admin API');
   await app.register(cookie);
+  // After the cookie parser, before any route: CSRF tokens for the web console and its cookie-authenticated posts.
+  await registerCsrf(app);
   // Before any route: config/plans.json route_entitlements guard every matching route registered below.
   applyRouteEntitlements(app);
   await app.register(probeRoutes);
@@ -50,5 +54,6 @@ export async function buildAdminServer(services: Services): Promise<FastifyInsta
   await app.register(paymentRoutes, { prefix: '/mcp' });
   await app.register(metricsRoute);
   await app.register(siteRoutes);
+  await app.register(consoleRoutes, { prefix: '/console' });
   return app;
 }

@@ -12,6 +12,9 @@ const FASTIFY_CODES: Record<string, ErrorName> = {
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'BAD_REQUEST',
   FST_ERR_BAD_URL: 'BAD_REQUEST',
   FST_ERR_MAX_PARAM_LENGTH: 'URI_TOO_LONG',
+  // @fastify/csrf-protection (web console, issue 16): no secret cookie, or a token that does not match it.
+  FST_CSRF_MISSING_SECRET: 'CSRF_INVALID',
+  FST_CSRF_INVALID_TOKEN: 'CSRF_INVALID',
 };
 
 // Any other client error Fastify raises, by status; what is not listed becomes a plain 400.

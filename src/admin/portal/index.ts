@@ -3,6 +3,7 @@ import { portalAuthRoutes } from './auth.js';
 import { requireBearer } from './bearer.js';
 import { portalBillingRoutes } from './billing.js';
 import { portalKeyRoutes } from './keys.js';
+import { portalLogoutAllRoutes } from './logout-all.js';
 import { portalMeRoutes } from './me.js';
 import { portalPasswordRoutes } from './password.js';
 import { portalStatsRoutes } from './stats.js';
@@ -27,4 +28,5 @@ export async function portalRoutes(app: FastifyInstance): Promise<void> {
   await app.register(portalStatsRoutes);
   await app.register(portalBillingRoutes);
   await app.register(portalWaitlistRoutes);
+  await app.register(portalLogoutAllRoutes);
 }

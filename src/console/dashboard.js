@@ -1,0 +1,86 @@
+// Dashboard: today and this billing period, the daily chart, top threat families, quota and plan. Aggregates only:
+// the portal never returns request content, and nothing here would show it.
+import { call } from 'app/api.js';
+import { DailyChart } from 'app/chart.js';
+import { ErrorBox, Page, day, html, num, useLoad } from 'app/ui.js';
+
+const sum = (rows, key) => rows.reduce((n, r) => n + r[key], 0);
+
+function Totals({ title, rows }) {
+  const items = [
+    ['Requests', sum(rows, 'requests')],
+    ['Blocked', sum(rows, 'blocked')],
+    ['Redacted', sum(rows, 'redacted')],
+    ['Shadow-banned', sum(rows, 'shadow_banned')],
+  ];
+  return html`<section class="card" aria-labelledby=${`t-${title}`}>
+    <h2 id=${`t-${title}`}>${title}</h2>
+    <dl class="stats">${items.map(([label, value]) => html`<div><dt>${label}</dt><dd data-stat=${label.toLowerCase()}>${num(value)}</dd></div>`)}</dl>
+  </section>`;
+}
+
+function Quota({ billing }) {
+  const limit = billing.monthly_quota;
+  return html`<section class="card" aria-labelledby="quota-h">
+    <h2 id="quota-h">Monthly quota</h2>
+    <p><strong data-stat="quota-used">${num(billing.used)}</strong> of ${limit === null ? 'unlimited' : num(limit)} requests used</p>
+    ${limit === null ? null : html`<progress id="quota-bar" max=${limit} value=${Math.min(billing.used, limit)} aria-label="Quota used">${Math.round((billing.used / limit) * 100)}%</progress>`}
+    <p class="hint">Resets on ${day(billing.period_end)}${limit === null ? '' : ` · ${num(billing.remaining)} left`}</p>
+  </section>`;
+}
+
+function Plan({ billing }) {
+  const addons = billing.available_addons;
+  return html`<section class="card" aria-labelledby="plan-h">
+    <h2 id="plan-h">Plan</h2>
+    <p>Plan <strong>${billing.tier}</strong> · keys up to ${num(billing.max_rate_per_minute)} requests per minute</p>
+    <ul class="addons">
+      ${addons.map((a) => html`<li><strong>${a.name}</strong>: ${a.purchased ? 'active' : a.eligible ? 'available' : `from plan ${a.min_tier}`}<br /><span class="hint">${a.description}</span></li>`)}
+    </ul>
+    <p><a href=${billing.upgrade_url} rel="noopener noreferrer">Upgrade or buy add-ons</a></p>
+  </section>`;
+}
+
+function Threats({ impact }) {
+  if (impact?.error) return html`<section class="card"><h2>Top threat families</h2><${ErrorBox} error=${impact.error} /></section>`;
+  const families = (impact?.threat_breakdown.families ?? []).slice().sort((a, b) => b.count - a.count).slice(0, 5);
+  return html`<section class="card" aria-labelledby="threats-h">
+    <h2 id="threats-h">Top threat families (30 days)</h2>
+    ${families.length === 0
+      ? html`<p>No attributed threats in this period.</p>`
+      : html`<ol class="threats">${families.map((f) => html`<li><span>${f.name} <span class="badge">${f.severity}</span></span><strong>${num(f.count)}</strong></li>`)}</ol>`}
+    ${impact ? html`<p class="hint">${num(impact.threat_breakdown.unattributed)} blocks not attributed to a family. <a href="#/impact">Full impact report</a></p>` : null}
+  </section>`;
+}
+
+async function loadDashboard() {
+  const [daily, billing, impact] = await Promise.all([
+    call('GET', '/portal/stats/daily?days=31'),
+    call('GET', '/portal/billing'),
+    call('GET', '/tenant/impact?period=30').catch((error) => ({ error })),
+  ]);
+  return { daily, billing, impact };
+}
+
+export function Dashboard() {
+  const { data, error, reload } = useLoad(loadDashboard);
+  if (error) return html`<${Page} title="Dashboard"><${ErrorBox} error=${error} /><button type="button" onClick=${reload}>Retry</button><//>`;
+  if (!data) return html`<${Page} title="Dashboard"><p role="status">Loading…</p><//>`;
+  const { daily, billing, impact } = data;
+  const today = daily.series.slice(-1);
+  const periodStart = billing.period_start.slice(0, 10);
+  const period = daily.series.filter((d) => d.date >= periodStart);
+  return html`<${Page} title="Dashboard">
+    <div class="toolbar"><button type="button" class="secondary" onClick=${reload}>Refresh</button></div>
+    <div class="grid">
+      <${Totals} title="Today" rows=${today} />
+      <${Totals} title=${`This period (since ${day(billing.period_start)})`} rows=${period} />
+      <${Quota} billing=${billing} />
+    </div>
+    <section class="card"><${DailyChart} series=${daily.series} /></section>
+    <div class="grid">
+      <${Threats} impact=${impact} />
+      <${Plan} billing=${billing} />
+    </div>
+  <//>`;
+}
