@@ -34,6 +34,8 @@ export function pumpGuarded(request: FastifyRequest, upstream: Dispatcher.Respon
   shutdown.addEventListener('abort', onShutdown, { once: true });
   void (async () => {
     const decoder = new TextDecoder();
+    // The upstream answered to its end: nothing to abort (an abort builds an AbortError with its stack, per stream).
+    let drained = false;
     try {
       if (shutdown.aborted) onShutdown();
       for await (const chunk of upstream) {
@@ -41,13 +43,14 @@ export function pumpGuarded(request: FastifyRequest, upstream: Dispatcher.Respon
         if (guard.ended) break;
         if (out.writableNeedDrain) await once(out, 'drain');
       }
+      drained = upstream.readableEnded;
       if (!guard.ended) await guard.finish();
     } catch {
       const { code, message } = cutByShutdown ? new BastionError('SHUTTING_DOWN') : STREAM_INTERRUPTED;
       guard.fail({ code, message });
     } finally {
       shutdown.removeEventListener('abort', onShutdown);
-      abort.abort();
+      if (!drained) abort.abort();
       upstream.destroy();
       out.end();
     }
