@@ -130,6 +130,14 @@ t.test('a plain text chunk passes as the upstream bytes; a held word goes out as
   t.notOk(split.raw.includes('"content":"lo wor"'), 'the run ending inside a word was re-cut at the word boundary');
 });
 
+t.test('a chunk naming a key twice is never relayed as bytes: clients that keep the first duplicate see what was judged', async (t) => {
+  const secret = 'ghp_' + 'R7xK2mQ9vL4nP8sT1wY6zB3cD5fH0jA2gE4i';
+  const forged = `data: {"id":"c","choices":[{"index":0,"delta":{"content":"${secret} "}}],"choices":[{"index":0,"delta":{"content":"fine. "}}]}\n\n`;
+  const out = await run([forged, sse('[DONE]')], true);
+  t.notOk(out.raw.includes(secret), 'the shadowed secret never reaches the client');
+  t.equal(out.text, 'fine. ', 'the text that was judged is what goes out');
+});
+
 t.test('chunks that are not plain text take the general path', async (t) => {
   const withRole = sse(chunk({ role: 'assistant', content: 'Hi. ' }));
   const withRefusal = sse(chunk({ content: 'Hi. ', refusal: null }));

@@ -34,5 +34,12 @@ export function plainDelta(event: EventSourceMessage): PlainDelta | undefined {
   const delta = choice.delta as Record<string, unknown> | null;
   if (typeof delta !== 'object' || delta === null || typeof delta.content !== 'string') return undefined;
   for (const key in delta) if (key !== 'content') return undefined;
-  return { data, index: choice.index as number, content: delta.content, chunk: chunk as Record<string, unknown> };
+  // Relayed as bytes, the chunk must mean to every client what it meant to JSON.parse (the last of duplicate keys wins
+  // here, the first in some parsers): a chunk naming a key twice is re-serialised instead.
+  if (once(data, '"choices"') && once(data, '"delta"') && once(data, '"content"')) {
+    return { data, index: choice.index as number, content: delta.content, chunk: chunk as Record<string, unknown> };
+  }
+  return undefined;
 }
+
+const once = (data: string, key: string) => data.indexOf(key) === data.lastIndexOf(key);
