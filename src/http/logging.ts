@@ -10,7 +10,7 @@ export function createLogger(level: string, stream?: DestinationStream): Logger 
 }
 
 export function registerAccessLog(app: FastifyInstance): void {
-  app.addHook('onResponse', async (request, reply) => {
+  app.addHook('onResponse', (request, reply, done) => {
     request.log.info(
       {
         method: request.method,
@@ -26,6 +26,7 @@ export function registerAccessLog(app: FastifyInstance): void {
       },
       'request',
     );
+    done();
   });
 }
 

@@ -19,7 +19,7 @@ const UPSTREAM_CODES: ReadonlyMap<string, string> = new Map([
 export function registerRequestMetrics(app: FastifyInstance, listener: 'proxy' | 'admin'): void {
   // BASTION_METRICS=false: nothing is recorded, not just not served.
   if (!app.services.config.metricsEnabled) return;
-  app.addHook('onResponse', async (request, reply) => {
+  app.addHook('onResponse', (request, reply, done) => {
     const metrics = metricsOf(app.services);
     const route = request.is404 ? 'unmatched' : (request.routeOptions.url ?? 'unmatched');
     const method = METHODS.has(request.method) ? request.method : 'OTHER';
@@ -33,6 +33,7 @@ export function registerRequestMetrics(app: FastifyInstance, listener: 'proxy' |
     }
     const upstreamCode = code && UPSTREAM_CODES.get(code);
     if (upstreamCode) metrics.upstreamErrors.inc({ route, code: upstreamCode });
+    done();
   });
 }
 

@@ -59,10 +59,10 @@ export async function publishPolicy(request: FastifyRequest, _reply: FastifyRepl
 }
 
 /** onSend: the rate-limit fields are written once, from the state the hooks left, on every response. */
-export async function writeRateLimitHeaders(request: FastifyRequest, reply: FastifyReply, payload: unknown): Promise<unknown> {
+export function writeRateLimitHeaders(request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (err: null, payload: unknown) => void): void {
   const state = request.rateState ?? policiesOf(request);
   reply.headers(rateLimitHeaders(state));
-  return payload;
+  done(null, payload);
 }
 
 declare module 'fastify' {
