@@ -86,6 +86,7 @@ export const ERRORS = {
   L402_EXPIRED: { status: 402, message: 'The L402 macaroon has expired: buy a new one.' },
   L402_WRONG_TOOL: { status: 402, message: 'The L402 macaroon pays for another tool.' },
   L402_PREIMAGE_INVALID: { status: 402, message: "The preimage does not hash to the macaroon's payment hash: pay the invoice and send its preimage." },
+  MCP_NOT_ACCEPTABLE: { status: 406, message: 'MCP over Streamable HTTP: send Accept: application/json, text/event-stream.' },
   L402_REPLAYED: { status: 402, message: 'This L402 credential was already spent: each paid call needs its own invoice.' },
   PAYLOAD_TOO_LARGE: { status: 413, message: 'Request body exceeds the configured limit.' },
   CONTENT_TOO_LARGE: { status: 413, message: 'Content exceeds the configured inspection limit.' },

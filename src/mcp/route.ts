@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { BastionError } from '../errors.js';
+import { JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js';
+import { BastionError, RequestValidationError } from '../errors.js';
 import { rateLimitHeaders } from '../limits/headers.js';
 import { sweepExpired } from '../storage/payment-sweep.js';
 import { admit } from './admission.js';
@@ -61,10 +62,16 @@ export async function mcpRoutes(app: FastifyInstance): Promise<void> {
         summary: 'Paid MCP tools (filter, redact, assess) over Streamable HTTP: API key, x402 or L402 per call',
         description,
         body: { type: ['object', 'array'], description: 'A JSON-RPC 2.0 message (MCP)' },
-        response: { 402: { description: 'Unfunded call: what to buy', ...PaymentRequiredBody } },
+        response: {
+          200: { description: 'The JSON-RPC response (application/json)', type: 'object', additionalProperties: true },
+          202: { description: 'A notification was accepted (no body)', type: 'null' },
+          402: { description: 'Unfunded call: what to buy', ...PaymentRequiredBody },
+          406: { description: 'Accept must allow application/json and text/event-stream (MCP Streamable HTTP)', type: 'object', additionalProperties: true },
+        },
       },
     },
     async (request, reply) => {
+      checkEnvelope(request.body, request.headers.accept);
       rootKey ??= rootKeyLoader(request);
       const lightning = { lnd, rootKey, offered: lnd !== undefined && config.masterKey !== undefined };
       const admission = await admit(request, reply, lightning);
@@ -99,6 +106,26 @@ export async function mcpRoutes(app: FastifyInstance): Promise<void> {
       handler: async (_request, reply) => reply.header('allow', 'POST').code(405).send(new BastionError('METHOD_NOT_ALLOWED').toBody()),
     });
   }
+}
+
+/** Most messages in one POST (JSON-RPC batch); MCP clients send one. */
+const MAX_BATCH = 16;
+
+/**
+ * Refuses in the catalogue's shapes what the SDK would refuse in JSON-RPC's (400/406 with a numeric error code): every
+ * message must be a JSON-RPC 2.0 message, and the client must accept both answer forms Streamable HTTP may use.
+ */
+function checkEnvelope(body: unknown, accept: string | undefined): void {
+  const messages = Array.isArray(body) ? body : [body];
+  if (messages.length === 0 || messages.length > MAX_BATCH) {
+    throw new RequestValidationError([{ loc: ['body'], msg: `Send 1 to ${MAX_BATCH} JSON-RPC messages`, type: 'value_error.batch' }]);
+  }
+  messages.forEach((m, i) => {
+    if (!JSONRPCMessageSchema.safeParse(m).success) {
+      throw new RequestValidationError([{ loc: Array.isArray(body) ? ['body', i] : ['body'], msg: 'Not a JSON-RPC 2.0 message', type: 'value_error.jsonrpc' }]);
+    }
+  });
+  if (!accept || !accept.includes('application/json') || !accept.includes('text/event-stream')) throw new BastionError('MCP_NOT_ACCEPTABLE');
 }
 
 declare module 'fastify' {
