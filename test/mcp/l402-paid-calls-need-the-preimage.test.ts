@@ -8,7 +8,7 @@ import { startTestGateway } from '../helpers/gateway.js';
 import { call, type Reply } from '../helpers/http.js';
 import { MASTER_KEY } from '../helpers/portal.js';
 import { entitledKey } from '../agents/helpers.js';
-import { startFakeLnd } from './fake-lnd.js';
+import { startFakeLnd } from '../helpers/fake-lnd.js';
 import { codeOf, resultOf, toolCall } from './helpers.js';
 
 interface Offer {

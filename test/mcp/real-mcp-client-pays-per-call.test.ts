@@ -3,7 +3,7 @@ import { decode } from 'light-bolt11-decoder';
 import t from 'tap';
 import { startTestGateway } from '../helpers/gateway.js';
 import { MASTER_KEY } from '../helpers/portal.js';
-import { startFakeLnd } from './fake-lnd.js';
+import { startFakeLnd } from '../helpers/fake-lnd.js';
 import { mcpClient, registeredAgent, resourceOf, toolCall, x402Header } from './helpers.js';
 
 type ToolResult = { content: { type: string; text: string }[]; isError?: boolean };
