@@ -35,7 +35,7 @@ export function mintMacaroon(rootKey: Uint8Array, grant: L402Grant, tokenId: Buf
  * reads a `_capacity` that is never set), so a macaroon with four caveats asks for gigabytes. Import, which is
  * correct, stays the package's; the round trip is tested.
  */
-function encodeV2(m: macaroon.Macaroon): Buffer {
+export function encodeV2(m: macaroon.Macaroon): Buffer {
   const parts: Buffer[] = [Buffer.from([2])];
   const field = (type: number, data: Uint8Array) => {
     const len: number[] = [];

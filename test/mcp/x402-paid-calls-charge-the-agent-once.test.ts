@@ -130,6 +130,14 @@ for (const backend of ['sqlite', 'postgres'] as StorageBackend[]) {
       t.same(log.filter((r) => r.kind === 'mcp.payment_refused').map((r) => r.detail.reason), ['AGENT_REVOKED', 'LIMIT_DAILY']);
     });
 
+    t.test('the data-plane OpenAPI document lists /mcp with its three credentials and its 402', async (t) => {
+      const doc = (await call(`${gw.proxyUrl}/openapi.json`)).json<{ paths: Record<string, { post: { security: unknown[]; responses: Record<string, unknown> } }>; components: { securitySchemes: Record<string, { name?: string; scheme?: string }> } }>();
+      t.same(doc.paths['/mcp'].post.security, [{ apiKey: [] }, { x402: [] }, { l402: [] }]);
+      t.ok(doc.paths['/mcp'].post.responses['402']);
+      t.equal(doc.components.securitySchemes.x402.name, 'PAYMENT-SIGNATURE');
+      t.equal(doc.components.securitySchemes.l402.scheme, 'L402');
+    });
+
     t.test('an API key still works without payment, metered like /filter', async (t) => {
       const key = await gw.key('keyed', { rate: 1000, plan: 'free' });
       const res = await toolCall(gw, 'filter', { content: 'hello' }, { 'x-api-key': key });
