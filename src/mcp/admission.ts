@@ -42,24 +42,23 @@ export async function admit(request: FastifyRequest, reply: FastifyReply, lightn
     throw new RequestValidationError([{ loc: ['header'], msg: 'Send one credential: X-API-Key, PAYMENT-SIGNATURE or Authorization: L402', type: 'value_error.credentials' }]);
   }
 
+  // Who asks first (401 and 429 before 422, as on every keyed route), then what: a call that cannot run costs nothing.
   if (key !== undefined) {
     await authenticateApiKey(request, { allowAnonymous: false });
     await limitPerKey(request, reply);
-    if (calls.length === 1) await consumeMonthlyQuota(request, 1);
+  } else {
+    await limitPerIp(request);
+  }
+  const call = calls[0];
+  // An unknown tool costs nothing: the MCP server answers it with its own error.
+  const tool = call && typeof call.name === 'string' && TOOL_NAMES.includes(call.name as ToolName) ? (call.name as ToolName) : undefined;
+  if (tool) checkCall(request, tool, call.arguments);
+  if (key !== undefined) {
+    if (tool) await consumeMonthlyQuota(request, 1);
     return { admitted: { kind: 'key', tenantId: request.principal!.tenantId } };
   }
-  await limitPerIp(request);
-
-  const call = calls[0];
-  if (!call) return { admitted: { kind: 'discovery' } };
-  // An unknown tool costs nothing: the MCP server answers it with its own error.
-  if (typeof call.name !== 'string' || !TOOL_NAMES.includes(call.name as ToolName)) return { admitted: { kind: 'discovery' } };
-  const tool = call.name as ToolName;
+  if (!tool) return { admitted: { kind: 'discovery' } };
   const item = CATALOGUE.get(`tool:${tool}`)!;
-  const args = checkArguments(tool, call.arguments);
-  if (!args.ok) throw new RequestValidationError(args.issues.map((i) => ({ loc: ['body', 'params', 'arguments', ...i.path], msg: i.message, type: 'value_error' })));
-  const limit = request.server.services.config.contentLimitBytes;
-  if (Buffer.byteLength(args.content, 'utf8') > limit) throw new BastionError('CONTENT_TOO_LARGE', { message: `Content exceeds the inspection limit of ${limit} bytes.`, extra: { limit_bytes: limit } });
   const unfunded = (reason: ErrorName): Admission => ({ unfunded: { tool, item, reason } });
 
   if (typeof x402 === 'string') {
@@ -96,6 +95,14 @@ export async function admit(request: FastifyRequest, reply: FastifyReply, lightn
     return { admitted: { kind: 'l402' } };
   }
   return unfunded('PAYMENT_REQUIRED');
+}
+
+/** The tool's arguments fit its schema and the content fits BASTION_CONTENT_LIMIT (422 / 413), before any charge. */
+function checkCall(request: FastifyRequest, tool: ToolName, args: unknown): void {
+  const checked = checkArguments(tool, args);
+  if (!checked.ok) throw new RequestValidationError(checked.issues.map((i) => ({ loc: ['body', 'params', 'arguments', ...i.path], msg: i.message, type: 'value_error' })));
+  const limit = request.server.services.config.contentLimitBytes;
+  if (Buffer.byteLength(checked.content, 'utf8') > limit) throw new BastionError('CONTENT_TOO_LARGE', { message: `Content exceeds the inspection limit of ${limit} bytes.`, extra: { limit_bytes: limit } });
 }
 
 /** Calls without an API key share a sliding window per client IP (BASTION_MCP_IP_RATE): discovery and paid alike. */

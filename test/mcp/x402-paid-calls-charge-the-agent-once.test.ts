@@ -146,6 +146,7 @@ for (const backend of ['sqlite', 'postgres'] as StorageBackend[]) {
       t.match(res.headers['ratelimit-policy'], /requests-per-month/);
       const wrong = await toolCall(gw, 'filter', { content: 'hello' }, { 'x-api-key': 'bst_wrong' });
       t.equal(wrong.status, 401);
+      t.equal((await toolCall(gw, 'filter', { content: 'hello', extra: true }, { 'x-api-key': key })).status, 422, 'arguments are checked before the quota is counted');
     });
   });
 }
