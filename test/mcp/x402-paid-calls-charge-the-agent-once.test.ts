@@ -5,6 +5,7 @@ import { databaseUrl, needs, type StorageBackend } from '../helpers/backends.js'
 import { startTestGateway } from '../helpers/gateway.js';
 import { call } from '../helpers/http.js';
 import { MASTER_KEY } from '../helpers/portal.js';
+import { verifyActivityLog } from '../../src/storage/agent-activity.js';
 import { agentKeys } from '../agents/helpers.js';
 import { codeOf, registeredAgent, resourceOf, resultOf, toolCall, x402Header } from './helpers.js';
 
@@ -89,6 +90,7 @@ for (const backend of ['sqlite', 'postgres'] as StorageBackend[]) {
       t.equal(codeOf(again), 'BASTION_ERR_X402_REPLAYED');
       const log = await activity(agent.key, agent.agentId);
       t.equal(log.filter((r) => r.kind === 'mcp.paid').length, 1);
+      t.match(await verifyActivityLog(db, 'replay'), { intact: true, records: 22 }, 'registration, 1 paid, 20 refused: one gapless chain');
     });
 
     t.test('headers that cannot be decoded are 422', async (t) => {
