@@ -89,6 +89,14 @@ for (const backend of ['sqlite', 'postgres'] as StorageBackend[]) {
       }
     });
 
+    t.test('20 concurrent uses of one paid credential: exactly one call', async (t) => {
+      const { l402, hash } = await offer('assess');
+      const preimage = lnd.preimageOf(hash)!;
+      const replies = await Promise.all(Array.from({ length: 20 }, () => paid('assess', l402.macaroon, preimage)));
+      t.same(replies.map((r) => r.status).sort(), [200, ...Array(19).fill(402)]);
+      t.ok(replies.filter((r) => r.status === 402).every((r) => codeOf(r) === 'BASTION_ERR_L402_REPLAYED'));
+    });
+
     t.test('when the Lightning node fails, the 402 still offers x402', async (t) => {
       lnd.mode = 'fail';
       t.teardown(() => {
