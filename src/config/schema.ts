@@ -53,6 +53,11 @@ const databaseUrl: Parser<string> = (raw) => {
   throw new Error('sqlite:<path> or postgres://user@host:port/db');
 };
 
+const hex = (minLength: number, maxLength: number): Parser<string> => (raw) => {
+  if (!/^[0-9a-fA-F]+$/.test(raw) || raw.length < minLength || raw.length > maxLength || raw.length % 2 !== 0) throw new Error(`hex of ${minLength} to ${maxLength} digits`);
+  return raw.toLowerCase();
+};
+
 const redisUrl: Parser<string> = (raw) => {
   if (/^rediss?:\/\/.+/.test(raw)) return raw;
   throw new Error('redis://host:port[/db] or rediss://…');
@@ -220,6 +225,13 @@ export const SCHEMA = {
   extSites: setting('BASTION_EXT_SITES', 'AI chat sites the browser extension screens (GET /ext/policy)', hostList, ['chatgpt.com', 'chat.openai.com', 'claude.ai', 'gemini.google.com', 'copilot.microsoft.com', 'chat.mistral.ai', 'perplexity.ai']),
   extMode: setting('BASTION_EXT_MODE', 'What the extension does with a blocked paste (GET /ext/policy): block (refuse it) or warn (ask the user)', oneOf('block', 'warn'), 'block'),
   extRedaction: setting('BASTION_EXT_REDACTION', 'Whether the extension replaces secrets in pastes with POST /ext/redact before they are sent (GET /ext/policy)', bool, true),
+  // Paid MCP tools (issue 12): /mcp on the data plane. L402 is offered only when LND_REST_URL is set.
+  lndRestUrl: setting('LND_REST_URL', 'Lightning node (LND) REST endpoint that issues L402 invoices (POST /v1/invoices), e.g. https://127.0.0.1:8080; unset: /mcp offers x402 only', httpUrl, undefined),
+  lndMacaroon: setting('LND_MACAROON', "Hex of the LND macaroon sent as Grpc-Metadata-macaroon (an invoice macaroon: it can only create and read invoices)", hex(16, 8192), undefined, true),
+  lndTlsCertPath: setting('LND_TLS_CERT_PATH', "PEM file of the LND node's TLS certificate (LND signs its own); unset: the system CAs", text(1, 4096), undefined),
+  lndTimeoutMs: setting('LND_TIMEOUT_MS', 'Deadline of one invoice request to LND (the 402 then offers x402 only)', int(100, 60_000), 5000),
+  l402TtlSeconds: setting('L402_TTL_S', 'Lifetime of an L402 macaroon and its invoice, seconds', int(60, 86_400), 600),
+  mcpIpRatePerMinute: setting('BASTION_MCP_IP_RATE', '/mcp requests per minute per client IP when no API key is sent (discovery and paid calls)', int(1, 1_000_000), 120),
 } as const;
 
 type Schema = typeof SCHEMA;

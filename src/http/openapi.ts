@@ -71,11 +71,13 @@ export async function registerOpenApi(app: FastifyInstance, title: string): Prom
           bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
           session: { type: 'apiKey', in: 'cookie', name: 'bastion_session' },
           oidc: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'OIDC ID token (RS256) from a configured identity provider; /ext/* only' },
+          x402: { type: 'apiKey', in: 'header', name: 'PAYMENT-SIGNATURE', description: 'x402 payment proof (SPEC §5): base64 JSON {agent_id (did:key), nonce, issued_at, amount, resource, signature}; paid MCP tools only' },
+          l402: { type: 'http', scheme: 'L402', description: 'Authorization: L402 <base64 macaroon>:<hex preimage> of a paid Lightning invoice; paid MCP tools only, when LND_REST_URL is set' },
         },
       },
     },
     transform: ({ schema, url, route }) => {
-      const cfg = (route.config ?? {}) as { security?: Security; rateLimited?: boolean; portalBearer?: boolean };
+      const cfg = (route.config ?? {}) as { security?: Security; rateLimited?: boolean; portalBearer?: boolean; paymentProof?: boolean };
       const security = cfg.security ?? 'public';
       const doc = { ...(schema ?? {}) } as Record<string, unknown>;
       const responses = { ...((doc.response as Record<string, unknown>) ?? {}) };
@@ -106,6 +108,8 @@ export async function registerOpenApi(app: FastifyInstance, title: string): Prom
       if (security !== 'public') doc.security = [{ [security]: [] }];
       // Admin API-key routes that also take the portal bearer token (src/admin/api-key-auth.ts): either scheme.
       if (cfg.portalBearer) doc.security = [{ [security]: [] }, { bearer: [] }];
+      // Paid MCP tools: an API key, or one of the payment proofs instead (src/mcp/admission.ts).
+      if (cfg.paymentProof) doc.security = [{ [security]: [] }, { x402: [] }, { l402: [] }];
       return { schema: doc, url };
     },
   });

@@ -18,6 +18,7 @@ import { tenantPolicies } from '../policy/tenant-policies.js';
 import { registerRequestMetrics } from '../telemetry/observe.js';
 import { registerTracing } from '../telemetry/tracing.js';
 import { extRoutes } from './ext/routes.js';
+import { mcpRoutes } from '../mcp/route.js';
 
 /**
  * The data plane listener (BASTION_PORT): /filter, /v1/*, /health.
@@ -34,6 +35,8 @@ export async function buildProxyServer(services: Services): Promise<FastifyInsta
 
   app.addHook('onRequest', async (request, reply) => {
     const config = request.routeOptions.config;
+    // /mcp authenticates in its handler: by API key or by payment proof, which only the JSON-RPC body can price.
+    if (config.auth === 'payment') return;
     if (config.auth === 'public' || config.auth === 'oidc' || request.is404) return;
     await authenticate(request, reply);
     await limitPerKey(request, reply);
@@ -51,5 +54,6 @@ export async function buildProxyServer(services: Services): Promise<FastifyInsta
   await app.register(completionsRoute);
   await app.register(passthroughRoutes);
   await app.register(extRoutes);
+  await app.register(mcpRoutes);
   return app;
 }

@@ -20,6 +20,8 @@ export interface JudgeOptions {
   contentLimitBytes: number;
   /** false for inspections of model output (point B): the portal counts what tenants send. */
   record?: boolean;
+  /** Whose policy and rules apply when the caller is not an API key (a paid MCP call by a tenant's agent). */
+  tenantId?: string;
 }
 
 export type Judgement = Verdict & { request_id: string; ers: { score: number; shadow_banned: boolean } };
@@ -40,9 +42,10 @@ export async function judge(request: FastifyRequest, items: Item[], options: Jud
   const { ers } = request.server.services;
   const before: ErsState = options.entity ? await ers.read(options.entity) : { score: 0, shadowBanned: false };
   // The tenant's detection policy (process defaults for unauthenticated routes); a request's strict=true adds to it.
-  const policy = await tenantPolicies(request.server.services).get(request.principal?.tenantId);
+  const tenantId = options.tenantId ?? request.principal?.tenantId;
+  const policy = await tenantPolicies(request.server.services).get(tenantId);
   // Evolved rules of this tenant's own (not yet promoted to every tenant) apply to its requests only (issue 10).
-  const rulesTenant = request.server.services.evolution.rulesScope(request.principal?.tenantId);
+  const rulesTenant = request.server.services.evolution.rulesScope(tenantId);
   const requests: ScopedRequest[] = items.map((item) => ({
     content: item.content,
     kind: item.kind ?? 'prompt',
@@ -63,7 +66,7 @@ export async function judge(request: FastifyRequest, items: Item[], options: Jud
     ers: { score: before.score, shadow_banned: before.shadowBanned },
   }));
   // Evolution loop: rule hits are counted, HIGH/BLOCK attacks queued for analysis. Synchronous, bounded, never throws.
-  request.server.services.evolution.observe(request.principal?.tenantId, results.map((verdict, i) => ({ content: requests[i].content, kind: requests[i].kind, verdict })));
+  request.server.services.evolution.observe(tenantId, results.map((verdict, i) => ({ content: requests[i].content, kind: requests[i].kind, verdict })));
   // Per-tenant daily aggregates for the portal (metadata only). A stats failure never changes a verdict.
   if (request.principal && options.record !== false) request.server.services.stats.add(request.principal.tenantId, results);
   return results;

@@ -5,7 +5,7 @@ import type { Database } from './schema.js';
 
 export interface ActivityEntry {
   agentId: string | null;
-  /** `agent.registered`, `agent.limits_changed`, `agent.revoked`, `quote.issued`, `quote.refused`, `mandate.approved`, `mandate.refused`. */
+  /** `agent.registered`, `agent.limits_changed`, `agent.revoked`, `quote.issued`, `quote.refused`, `mandate.approved`, `mandate.refused`; paid MCP calls: `mcp.paid`, `mcp.payment_refused`. */
   kind: string;
   /** Metadata only: ids, amounts, reason codes. Never request content, signatures or keys. */
   detail: Record<string, unknown>;

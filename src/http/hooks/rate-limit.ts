@@ -73,6 +73,7 @@ declare module 'fastify' {
     /** `key` (default): the API key's sliding window; `none`: publish the policy only (/health). */
     limit?: 'key' | 'none';
     /** `public`: no API key (probes, /openapi.json, /demo/filter). `oidc`: /ext/*, authenticated by the route's own hook. */
-    auth?: 'apiKey' | 'public' | 'oidc';
+    /** `payment`: POST /mcp, which takes an API key or a payment proof in its own handler (src/mcp/admission.ts). */
+    auth?: 'apiKey' | 'public' | 'oidc' | 'payment';
   }
 }
