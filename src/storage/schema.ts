@@ -2,6 +2,7 @@ import type { Generated } from 'kysely';
 import type { AgentTables } from './agent-schema.js';
 import type { EvolutionTables } from './evolution-schema.js';
 import type { PortalTables } from './portal-schema.js';
+import type { SyndicateTables } from './syndicate-schema.js';
 
 /** Table types shared by every storage module. Timestamps are epoch milliseconds. */
 
@@ -43,7 +44,7 @@ export interface UsageMonthlyTable {
   count: Generated<number>;
 }
 
-export interface Database extends PortalTables, EvolutionTables, AgentTables {
+export interface Database extends PortalTables, EvolutionTables, AgentTables, SyndicateTables {
   tenants: TenantsTable;
   api_keys: ApiKeysTable;
   usage_monthly: UsageMonthlyTable;
