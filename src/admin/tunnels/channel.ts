@@ -22,7 +22,8 @@ export interface PeerAnswer {
   reason?: string;
 }
 
-const PEER_TIMEOUT_MS = 10_000;
+// The receiver's gate runs in its analysis thread, which builds the benign corpus on first use (seconds on a busy host).
+const PEER_TIMEOUT_MS = 30_000;
 const MAX_ANSWER_BYTES = 16 * 1024;
 
 /** The tunnel with its keys, or the error any use of it gets: 404 unknown (or another tenant's), 410 revoked or expired. */
