@@ -19,11 +19,19 @@ export interface Platform {
 }
 
 /** One gateway with its own database and master key, evolution on, and an enterprise tenant with the tunnels add-on. */
-export async function platform(t: Teardown, backend: StorageBackend, tenant: string, options: { redis?: boolean } = {}): Promise<Platform> {
+export async function platform(
+  t: Teardown,
+  backend: StorageBackend,
+  tenant: string,
+  options: { redis?: boolean; replicaOf?: Platform } = {},
+): Promise<Platform> {
+  // A replica shares the database, the Redis prefix and the master key of the gateway it scales out.
+  const of = options.replicaOf?.gw.services.config;
   const gw = await startTestGateway(t, {
     storage: backend,
     redis: options.redis,
-    config: { adminKey: ADMIN_KEY, masterKey: randomBytes(32), evolutionEnabled: true, evolutionMode: 'auto' },
+    ...(of ? { databaseUrl: of.databaseUrl, redisPrefix: of.redisPrefix } : {}),
+    config: { adminKey: ADMIN_KEY, masterKey: of?.masterKey ?? randomBytes(32), evolutionEnabled: true, evolutionMode: 'auto' },
   });
   const db = gw.services.storage.db;
   await ensureTenant(db, tenant, 'enterprise');
