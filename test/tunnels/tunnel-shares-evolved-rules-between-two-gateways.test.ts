@@ -50,6 +50,13 @@ for (const backend of ['sqlite', 'postgres'] as StorageBackend[]) {
     t.equal((await a.api('POST', '/syndicates/register', { display_name: 'x'.repeat(129) })).status, 422, 'too long is 422');
     t.equal((await call(`${a.gw.adminUrl}/syndicates/register`, { body: { display_name: 'nokey' } })).status, 401, 'no API key is 401');
     await register(b, 'Globex US');
+    const doc = (await call(`${a.gw.adminUrl}/openapi.json`)).json<{ paths: Record<string, Record<string, { security?: unknown[] }>> }>();
+    for (const path of ['/syndicates/register', '/tunnels/handshake/init', '/tunnels/handshake/accept', '/tunnels/handshake/complete', '/tunnels/{tunnel_id}/rules']) {
+      t.ok(doc.paths[path]?.post?.security?.length, `${path} documented with X-API-Key`);
+    }
+    t.ok(doc.paths['/tunnels/{tunnel_id}']?.delete?.security?.length, 'DELETE documented with X-API-Key');
+    t.ok(doc.paths['/tunnels/{tunnel_id}/messages']?.post, 'the peer route is documented');
+    t.notOk(doc.paths['/tunnels/{tunnel_id}/messages']?.post?.security?.length, 'and takes no API key');
 
     let ephemeralPrivate = '';
     const hs = await handshake(a, b, {

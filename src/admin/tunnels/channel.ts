@@ -138,6 +138,7 @@ export async function revoke(services: Services, tenantId: string, tunnelId: str
   keys.a2b.fill(0);
   keys.b2a.fill(0);
   await shred(services, tunnelId);
+  services.logger.info({ event: 'tunnel_shredded', tunnel: tunnelId, tenant: tenantId }, 'tunnel revoked: keys deleted');
   let notified = false;
   if (close) {
     try {

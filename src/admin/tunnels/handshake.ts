@@ -3,7 +3,7 @@ import { BastionError } from '../../errors.js';
 import type { Services } from '../../services.js';
 import { findPin, findTunnel, insertTunnel, type TunnelRow } from '../../storage/syndicates.js';
 import { deriveTunnelKeys, manifestVerifies, replyVerifies, signManifest, signReply, transcriptOf, type Manifest, type Reply } from '../../tunnels/handshake.js';
-import { exportPrivate, generateKeyPair, importPrivate, publicKeyOf } from '../../tunnels/keys.js';
+import { exportPrivate, generateKeyPair, importPrivate, publicKeyOf, type KeyPair } from '../../tunnels/keys.js';
 import { formatSafetyNumber, safetyNumber, sameSafetyNumber } from '../../tunnels/safety-number.js';
 import { tunnelIdOf, type Side } from '../../tunnels/transcript.js';
 import { HANDSHAKE_RETENTION_MS, openSealed, ownSyndicate, pendingKey, putSealed, saveTunnelKeys, tunnelRuntime } from './runtime.js';
@@ -16,6 +16,20 @@ interface Pending {
   manifest: Manifest;
 }
 
+type Own = Awaited<ReturnType<typeof ownSyndicate>>;
+
+/** This gateway's public half of a handshake, as its manifest or reply carries it. */
+function ownSide(own: Own, ephemeral: KeyPair, endpoint: string): Side & { display_name: string } {
+  return {
+    syndicate_id: own.syndicate.syndicate_id,
+    display_name: own.syndicate.display_name,
+    identity_key: own.identity.publicKey,
+    signing_key: own.signing.publicKey,
+    ephemeral_key: ephemeral.publicKey,
+    endpoint,
+  };
+}
+
 export async function initHandshake(services: Services, tenantId: string, body: { endpoint: string; ttl_seconds: number; capabilities: string[] }): Promise<Manifest> {
   const rt = tunnelRuntime(services);
   const own = await ownSyndicate(services, rt, tenantId);
@@ -25,12 +39,7 @@ export async function initHandshake(services: Services, tenantId: string, body: 
     {
       version: 1,
       handshake_id: handshakeId,
-      syndicate_id: own.syndicate.syndicate_id,
-      display_name: own.syndicate.display_name,
-      identity_key: own.identity.publicKey,
-      signing_key: own.signing.publicKey,
-      ephemeral_key: ephemeral.publicKey,
-      endpoint: body.endpoint,
+      ...ownSide(own, ephemeral, body.endpoint),
       ttl_seconds: body.ttl_seconds,
       capabilities: [...new Set(body.capabilities)].sort(),
       expires_at: new Date(rt.clock.now() + HANDSHAKE_RETENTION_MS).toISOString(),
@@ -112,12 +121,7 @@ export async function acceptHandshake(
       version: 1,
       handshake_id: manifest.handshake_id,
       tunnel_id: tunnelId,
-      syndicate_id: own.syndicate.syndicate_id,
-      display_name: own.syndicate.display_name,
-      identity_key: own.identity.publicKey,
-      signing_key: own.signing.publicKey,
-      ephemeral_key: ephemeral.publicKey,
-      endpoint: body.endpoint,
+      ...ownSide(own, ephemeral, body.endpoint),
     },
     own.signing,
   );
@@ -126,6 +130,7 @@ export async function acceptHandshake(
   const row = tunnelRow(tenantId, 'responder', manifest, manifest, number, now);
   await saveTunnelKeys(rt, tunnelId, keys, manifest.ttl_seconds * 1000);
   if (!(await insertTunnel(services.storage.db, row))) throw new BastionError('CONFLICT', { message: 'This manifest was accepted already.' });
+  services.logger.info({ event: 'tunnel_active', tunnel: tunnelId, tenant: tenantId, role: 'responder', peer: manifest.syndicate_id }, 'tunnel established');
   return { reply, safety_number: formatSafetyNumber(number), tunnel: row };
 }
 
@@ -157,6 +162,7 @@ export async function completeHandshake(
   const expected = safetyNumber(transcriptOf(pending.manifest, reply));
   if (!sameSafetyNumber(expected, body.safety_number)) {
     await rt.store.del([key]);
+    services.logger.warn({ event: 'safety_number_mismatch', handshake: reply.handshake_id, tenant: tenantId, peer: reply.syndicate_id }, 'handshake refused and destroyed');
     throw new BastionError('SAFETY_NUMBER_MISMATCH');
   }
   // Single use: of two concurrent completions, one takes the key and the other finds nothing.
@@ -167,5 +173,6 @@ export async function completeHandshake(
   const row = tunnelRow(tenantId, 'initiator', reply, taken.manifest, expected, now);
   await saveTunnelKeys(rt, row.tunnel_id, keys, taken.manifest.ttl_seconds * 1000);
   if (!(await insertTunnel(services.storage.db, row))) throw new BastionError('CONFLICT', { message: 'This handshake was completed already.' });
+  services.logger.info({ event: 'tunnel_active', tunnel: row.tunnel_id, tenant: tenantId, role: 'initiator', peer: reply.syndicate_id }, 'tunnel established');
   return { safety_number: formatSafetyNumber(expected), tunnel: row };
 }
