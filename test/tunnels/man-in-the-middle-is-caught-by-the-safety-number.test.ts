@@ -3,6 +3,8 @@ import { needs, type StorageBackend } from '../helpers/backends.js';
 import { signManifest, signReply, type Manifest, type Reply } from '../../src/tunnels/handshake.js';
 import { generateKeyPair } from '../../src/tunnels/keys.js';
 import { tunnelRuntime } from '../../src/admin/tunnels/runtime.js';
+import { call } from '../helpers/http.js';
+import { changeEntitlements } from '../../src/storage/tenants.js';
 import { handshake, platform, register, type Json } from './helpers.js';
 
 /**
@@ -77,6 +79,29 @@ for (const backend of ['sqlite', 'postgres'] as StorageBackend[]) {
     const reply = m.reply(reverified.json<{ reply: Json }>().reply, 'all');
     const refusedA = await a.api('POST', '/tunnels/handshake/complete', { reply, safety_number: reverified.json<{ safety_number: string }>().safety_number });
     t.match(refusedA.json(), { error: { code: 'BASTION_ERR_PEER_IDENTITY_CHANGED' } }, 'A refuses a changed identity key for a pinned peer');
+
+    // Concurrency: one manifest accepted five times at once, one reply completed five times at once: one tunnel each side.
+    const once = (await a.api('POST', '/tunnels/handshake/init', { endpoint: a.gw.adminUrl })).json();
+    const accepts = await Promise.all(Array.from({ length: 5 }, () => b.api('POST', '/tunnels/handshake/accept', { manifest: once, endpoint: b.gw.adminUrl, accept_new_identity: true })));
+    t.equal(accepts.filter((r) => r.status === 200).length, 1, 'exactly one accept succeeds');
+    t.same(accepts.filter((r) => r.status !== 200).map((r) => r.status), [409, 409, 409, 409], 'the others are 409 CONFLICT');
+    const won = accepts.find((r) => r.status === 200)!.json<{ reply: Json; safety_number: string }>();
+    const completes = await Promise.all(Array.from({ length: 5 }, () => a.api('POST', '/tunnels/handshake/complete', { reply: won.reply, safety_number: won.safety_number, accept_new_identity: true })));
+    t.equal(completes.filter((r) => r.status === 200).length, 1, 'exactly one complete succeeds (the ephemeral key is single-use)');
+    t.ok(completes.every((r) => [200, 409, 410].includes(r.status)), `the others are refused (${completes.map((r) => r.status).join(',')})`);
+
+    // Another tenant of the same gateway sees nothing of these tunnels and cannot complete this tenant's handshakes.
+    const otherKey = await a.gw.key('initech', { rate: 10_000, plan: 'enterprise' });
+    await changeEntitlements(a.gw.services.storage.db, 'initech', () => ({ plan: 'enterprise', addons: ['tunnels'] }));
+    const other = (method: string, path: string, body?: unknown) => call(`${a.gw.adminUrl}${path}`, { method, headers: { 'x-api-key': otherKey }, ...(body === undefined ? {} : { body }) });
+    const tunnelOfA = (await a.api('GET', '/tunnels')).json<{ tunnel_id: string }[]>()[0].tunnel_id;
+    t.equal((await other('GET', `/tunnels/${tunnelOfA}`)).status, 404, "another tenant's tunnel: 404");
+    t.equal((await other('DELETE', `/tunnels/${tunnelOfA}`)).status, 404, 'and cannot delete it');
+    t.same((await other('GET', '/tunnels')).json(), [], 'nor list it');
+    const pendingOfA = (await a.api('POST', '/tunnels/handshake/init', { endpoint: a.gw.adminUrl })).json();
+    const acceptedForA = (await b.api('POST', '/tunnels/handshake/accept', { manifest: pendingOfA, endpoint: b.gw.adminUrl, accept_new_identity: true })).json<{ reply: Json; safety_number: string }>();
+    await other('POST', '/syndicates/register', { display_name: 'Initech' });
+    t.equal((await other('POST', '/tunnels/handshake/complete', { reply: acceptedForA.reply, safety_number: acceptedForA.safety_number })).status, 410, "another tenant cannot complete this tenant's handshake");
 
     // Expiry: A keeps its ephemeral private key 10 minutes; after that, complete is 410 (clock injected).
     const late = await handshake(a, b, {
