@@ -2,7 +2,7 @@ import t from 'tap';
 import { needs, type StorageBackend } from '../helpers/backends.js';
 import { signManifest, signReply, type Manifest, type Reply } from '../../src/tunnels/handshake.js';
 import { generateKeyPair } from '../../src/tunnels/keys.js';
-import { tunnelRuntime } from '../../src/admin/tunnels/runtime.js';
+import { loadTunnelKeys, tunnelRuntime } from '../../src/admin/tunnels/runtime.js';
 import { call } from '../helpers/http.js';
 import { changeEntitlements } from '../../src/storage/tenants.js';
 import { handshake, platform, register, type Json } from './helpers.js';
@@ -89,6 +89,9 @@ for (const backend of ['sqlite', 'postgres'] as StorageBackend[]) {
     const completes = await Promise.all(Array.from({ length: 5 }, () => a.api('POST', '/tunnels/handshake/complete', { reply: won.reply, safety_number: won.safety_number, accept_new_identity: true })));
     t.equal(completes.filter((r) => r.status === 200).length, 1, 'exactly one complete succeeds (the ephemeral key is single-use)');
     t.ok(completes.every((r) => [200, 409, 410].includes(r.status)), `the others are refused (${completes.map((r) => r.status).join(',')})`);
+    const onceId = won.reply.tunnel_id as string;
+    const [ka, kb] = [await loadTunnelKeys(tunnelRuntime(a.gw.services), onceId), await loadTunnelKeys(tunnelRuntime(b.gw.services), onceId)];
+    t.ok(ka && kb && ka.a2b.equals(kb.a2b) && ka.b2a.equals(kb.b2a), 'and the keys kept on both sides are the winning pair');
 
     // Another tenant of the same gateway sees nothing of these tunnels and cannot complete this tenant's handshakes.
     const otherKey = await a.gw.key('initech', { rate: 10_000, plan: 'enterprise' });

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { BastionError } from '../../errors.js';
 import type { Services } from '../../services.js';
-import { findPin, findTunnel, insertTunnel, type TunnelRow } from '../../storage/syndicates.js';
-import { deriveTunnelKeys, manifestVerifies, replyVerifies, signManifest, signReply, transcriptOf, type Manifest, type Reply } from '../../tunnels/handshake.js';
+import { findPin, findTunnel, insertTunnel, revokeTunnel, type TunnelRow } from '../../storage/syndicates.js';
+import { deriveTunnelKeys, manifestVerifies, replyVerifies, signManifest, signReply, transcriptOf, type Manifest, type Reply, type TunnelKeys } from '../../tunnels/handshake.js';
 import { exportPrivate, generateKeyPair, importPrivate, publicKeyOf, type KeyPair } from '../../tunnels/keys.js';
 import { formatSafetyNumber, safetyNumber, sameSafetyNumber } from '../../tunnels/safety-number.js';
 import { tunnelIdOf, type Side } from '../../tunnels/transcript.js';
@@ -79,6 +79,16 @@ function derive(role: 'initiator' | 'responder', own: Parameters<typeof deriveTu
   }
 }
 
+/** Stores the keys of a tunnel just recorded; if the volatile store fails, the record is revoked (never a keyless ACTIVE). */
+async function keepKeys(services: Services, tunnelId: string, keys: TunnelKeys, ttlMs: number): Promise<void> {
+  try {
+    await saveTunnelKeys(tunnelRuntime(services), tunnelId, keys, ttlMs);
+  } catch (err) {
+    await revokeTunnel(services.storage.db, tunnelId).catch(() => {});
+    throw err;
+  }
+}
+
 function tunnelRow(tenantId: string, role: 'initiator' | 'responder', peer: Side & { display_name: string }, manifest: Manifest, number: string, now: number): TunnelRow {
   return {
     tunnel_id: tunnelIdOf(manifest.handshake_id),
@@ -128,8 +138,9 @@ export async function acceptHandshake(
   const keys = derive('responder', { identity: own.identity, ephemeral }, manifest, reply);
   const number = safetyNumber(transcriptOf(manifest, reply));
   const row = tunnelRow(tenantId, 'responder', manifest, manifest, number, now);
-  await saveTunnelKeys(rt, tunnelId, keys, manifest.ttl_seconds * 1000);
+  // The row first: of concurrent accepts only the one that stored it may store its key (else a loser's key could win).
   if (!(await insertTunnel(services.storage.db, row))) throw new BastionError('CONFLICT', { message: 'This manifest was accepted already.' });
+  await keepKeys(services, tunnelId, keys, manifest.ttl_seconds * 1000);
   services.logger.info({ event: 'tunnel_active', tunnel: tunnelId, tenant: tenantId, role: 'responder', peer: manifest.syndicate_id }, 'tunnel established');
   return { reply, safety_number: formatSafetyNumber(number), tunnel: row };
 }
@@ -171,8 +182,8 @@ export async function completeHandshake(
   const own = await ownSyndicate(services, rt, tenantId);
   const keys = derive('initiator', { identity: own.identity, ephemeral: { publicKey: taken.manifest.ephemeral_key, privateKey: importPrivate(taken.ephemeral_private) } }, taken.manifest, reply);
   const row = tunnelRow(tenantId, 'initiator', reply, taken.manifest, expected, now);
-  await saveTunnelKeys(rt, row.tunnel_id, keys, taken.manifest.ttl_seconds * 1000);
   if (!(await insertTunnel(services.storage.db, row))) throw new BastionError('CONFLICT', { message: 'This handshake was completed already.' });
+  await keepKeys(services, row.tunnel_id, keys, taken.manifest.ttl_seconds * 1000);
   services.logger.info({ event: 'tunnel_active', tunnel: row.tunnel_id, tenant: tenantId, role: 'initiator', peer: reply.syndicate_id }, 'tunnel established');
   return { safety_number: formatSafetyNumber(expected), tunnel: row };
 }
