@@ -83,7 +83,7 @@ export const ERRORS = {
     status: 410,
     message: 'No pending handshake with this handshake_id: it expired (its ephemeral private key is kept 10 minutes only), was completed, or was destroyed. Initiate a new handshake.',
   },
-  HANDSHAKE_OWN_MANIFEST: { status: 422, message: "This manifest is your own syndicate's: accept it on the peer gateway." },
+  HANDSHAKE_OWN_MANIFEST: { status: 409, message: "This manifest is your own syndicate's: accept it on the peer gateway." },
   SAFETY_NUMBER_MISMATCH: {
     status: 409,
     message: 'The Safety Number does not match the one computed here: the keys may have been substituted in transit. The pending handshake is destroyed; start again.',

@@ -123,7 +123,14 @@ export async function receiveMessage(services: Services, tunnelId: string, messa
   }
   if (!row.capabilities.split(',').includes('evolved_rules')) return { accepted: false, outcome: 'refused', reason: 'capability_not_granted' };
   const { kind, pattern, family } = payload.rule;
-  const answer = await services.evolution.importRule(row.tenant_id, { kind, pattern, ...(family ? { family } : {}) }, { tunnelId, peerSyndicateId: row.peer_syndicate_id });
+  let answer: Awaited<ReturnType<typeof services.evolution.importRule>>;
+  try {
+    answer = await services.evolution.importRule(row.tenant_id, { kind, pattern, ...(family ? { family } : {}) }, { tunnelId, peerSyndicateId: row.peer_syndicate_id });
+  } catch (err) {
+    // The gate thread timed out or storage failed: the rule stays out (fail closed) and the sender hears why.
+    services.logger.warn({ event: 'rule_import_failed', tunnel: tunnelId, tenant: row.tenant_id, error: (err as Error).name }, 'imported rule not judged');
+    return { accepted: false, outcome: 'refused', reason: 'import_failed' };
+  }
   return answer.imported ? { accepted: true, outcome: 'imported', rule_id: answer.ruleId, status: answer.status } : { accepted: false, outcome: 'refused', reason: answer.reason };
 }
 
