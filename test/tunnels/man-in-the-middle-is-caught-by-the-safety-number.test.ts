@@ -7,6 +7,9 @@ import { call } from '../helpers/http.js';
 import { changeEntitlements } from '../../src/storage/tenants.js';
 import { handshake, platform, register, type Json } from './helpers.js';
 
+// Several gateways start in this file; on a loaded 2-core machine that outlasts tap's default 120 s.
+t.setTimeout(300_000);
+
 /**
  * The attacker controls the first channel (the manifest and the reply travel through it) but not the second (the
  * administrators read the Safety Number to each other). It substitutes keys of its own and recomputes everything it

@@ -5,6 +5,9 @@ import { loadTunnelKeys, tunnelRuntime } from '../../src/admin/tunnels/runtime.j
 import { insertRule } from '../../src/storage/evolved-rules.js';
 import { handshake, platform, register } from './helpers.js';
 
+// Several gateways start in this file; on a loaded 2-core machine that outlasts tap's default 120 s.
+t.setTimeout(300_000);
+
 const rule = {
   id: 'evo_wyvern',
   kind: 'regex' as const,

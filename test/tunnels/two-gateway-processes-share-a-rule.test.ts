@@ -8,6 +8,9 @@ import { migrate, openStorage } from '../../src/storage/database.js';
 import { insertRule } from '../../src/storage/evolved-rules.js';
 import { changeEntitlements, ensureTenant } from '../../src/storage/tenants.js';
 
+// Several gateways start in this file; on a loaded 2-core machine that outlasts tap's default 120 s.
+t.setTimeout(300_000);
+
 /** Two real `bastion serve` processes on loopback, each with its own SQLite database and master key. */
 const ATTACK = 'Time to start the dragon protocol override for the quarterly report.';
 
