@@ -46,8 +46,16 @@ export interface SyndicatePinsTable {
   pinned_at: number;
 }
 
+/** A rule sent over a tunnel (manually or automatically): automatic sharing sends each rule once per tunnel. */
+export interface TunnelExportsTable {
+  tunnel_id: string;
+  rule_id: string;
+  shared_at: number;
+}
+
 export interface SyndicateTables {
   syndicates: SyndicatesTable;
   tunnels: TunnelsTable;
   syndicate_pins: SyndicatePinsTable;
+  tunnel_exports: TunnelExportsTable;
 }

@@ -2,6 +2,7 @@ import { randomBytes, type KeyObject } from 'node:crypto';
 import type { Kysely, Selectable } from 'kysely';
 import { open, seal } from '../auth/crypto-box.js';
 import { exportPrivate, generateKeyPair, importPrivate, type KeyPair } from '../tunnels/keys.js';
+import { IMPORTED_SOURCE } from '../tunnels/rules.js';
 import type { Database } from './schema.js';
 import type { SyndicatePinsTable, SyndicatesTable, TunnelsTable } from './syndicate-schema.js';
 
@@ -79,4 +80,38 @@ export async function listTunnels(db: Kysely<Database>, tenantId: string, limit 
 export async function revokeTunnel(db: Kysely<Database>, tunnelId: string, now = Date.now()): Promise<boolean> {
   const r = await db.updateTable('tunnels').set({ state: 'revoked', revoked_at: now }).where('tunnel_id', '=', tunnelId).where('state', '=', 'active').executeTakeFirst();
   return Number(r.numUpdatedRows) > 0;
+}
+
+/** Claims sending `ruleId` over `tunnelId`; false when it was sent (or claimed) already. */
+export async function claimExport(db: Kysely<Database>, tunnelId: string, ruleId: string, now = Date.now()): Promise<boolean> {
+  const r = await db
+    .insertInto('tunnel_exports')
+    .values({ tunnel_id: tunnelId, rule_id: ruleId, shared_at: now })
+    .onConflict((oc) => oc.columns(['tunnel_id', 'rule_id']).doNothing())
+    .executeTakeFirst();
+  return Number(r.numInsertedOrUpdatedRows ?? 0) > 0;
+}
+
+export async function releaseExport(db: Kysely<Database>, tunnelId: string, ruleId: string): Promise<void> {
+  await db.deleteFrom('tunnel_exports').where('tunnel_id', '=', tunnelId).where('rule_id', '=', ruleId).execute();
+}
+
+/** Active, unexpired tunnels of every tenant (automatic sharing). */
+export async function activeTunnels(db: Kysely<Database>, now: number, limit = 1000): Promise<TunnelRow[]> {
+  return db.selectFrom('tunnels').selectAll().where('state', '=', 'active').where('expires_at', '>', now).orderBy('created_at').limit(limit).execute();
+}
+
+/** Rules this gateway may export (src/tunnels/rules.ts exportRefusal), oldest first. */
+export async function exportableRuleIds(db: Kysely<Database>, limit = 500): Promise<string[]> {
+  const rows = await db
+    .selectFrom('evolved_rules')
+    .select('id')
+    .where('status', '=', 'active')
+    .where('scope', '=', 'global')
+    .where('source', '!=', IMPORTED_SOURCE)
+    .orderBy('created_at')
+    .orderBy('id')
+    .limit(limit)
+    .execute();
+  return rows.map((r) => r.id);
 }

@@ -2,7 +2,7 @@ import { request } from 'undici';
 import { BastionError } from '../../errors.js';
 import type { Services } from '../../services.js';
 import { findRule } from '../../storage/evolved-rules.js';
-import { findTunnel, revokeTunnel, type TunnelRow } from '../../storage/syndicates.js';
+import { claimExport, findTunnel, revokeTunnel, type TunnelRow } from '../../storage/syndicates.js';
 import { MAX_MESSAGES, openMessage, receiveDirection, sealMessage, sendDirection, type SealedMessage } from '../../tunnels/channel.js';
 import type { TunnelKeys } from '../../tunnels/handshake.js';
 import { exportRefusal, exportRule, parsePayload, type TunnelPayload } from '../../tunnels/rules.js';
@@ -81,6 +81,8 @@ export async function shareRule(services: Services, tenantId: string, tunnelId: 
   if (!rule) throw new BastionError('RESOURCE_NOT_FOUND', { message: 'No such rule.' });
   const refusal = exportRefusal(rule);
   if (refusal) throw new BastionError('RULE_NOT_EXPORTABLE', { extra: { reason: refusal } });
+  // Recorded (if not yet) so automatic sharing does not send it again.
+  await claimExport(services.storage.db, tunnelId, ruleId);
   const message = await seal(services, row, keys, exportRule(rule));
   let sent: Awaited<ReturnType<typeof post>>;
   try {

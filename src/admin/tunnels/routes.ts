@@ -5,6 +5,7 @@ import { findTunnel, listTunnels, type TunnelRow } from '../../storage/syndicate
 import { formatSafetyNumber, normalizeSafetyNumber } from '../../tunnels/safety-number.js';
 import type { Manifest as ManifestT, Reply as ReplyT } from '../../tunnels/handshake.js';
 import { apiKeyAuth, scopedTenant } from '../api-key-auth.js';
+import { startAutoShare } from './auto-share.js';
 import { revoke, shareRule } from './channel.js';
 import { acceptHandshake, completeHandshake, initHandshake } from './handshake.js';
 import { tunnelRuntime } from './runtime.js';
@@ -52,6 +53,10 @@ export async function tunnelRoutes(app: FastifyInstance): Promise<void> {
   await app.register(apiKeyAuth);
   const services = app.services;
   const now = () => tunnelRuntime(services).clock.now();
+  if (services.evolution.enabled) {
+    const stop = startAutoShare(services);
+    app.addHook('onClose', async () => stop());
+  }
 
   app.post<{ Body: Static<typeof InitBody> }>(
     '/handshake/init',

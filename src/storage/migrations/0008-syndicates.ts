@@ -45,8 +45,17 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('pinned_at', 'bigint', (c) => c.notNull())
     .addPrimaryKeyConstraint('syndicate_pins_pk', ['tenant_id', 'peer_syndicate_id'])
     .execute();
+
+  // Which rule went over which tunnel: the claim that makes automatic sharing send each rule once, across replicas.
+  await db.schema
+    .createTable('tunnel_exports')
+    .addColumn('tunnel_id', 'varchar(40)', (c) => c.notNull())
+    .addColumn('rule_id', 'varchar(40)', (c) => c.notNull())
+    .addColumn('shared_at', 'bigint', (c) => c.notNull())
+    .addPrimaryKeyConstraint('tunnel_exports_pk', ['tunnel_id', 'rule_id'])
+    .execute();
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
-  for (const table of ['syndicate_pins', 'tunnels', 'syndicates']) await db.schema.dropTable(table).execute();
+  for (const table of ['tunnel_exports', 'syndicate_pins', 'tunnels', 'syndicates']) await db.schema.dropTable(table).execute();
 }
