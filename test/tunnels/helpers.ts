@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { StorageBackend } from '../helpers/backends.js';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.js';
 import { call, type Reply } from '../helpers/http.js';
+import type { NewRule } from '../../src/storage/evolved-rules.js';
 import { changeEntitlements, ensureTenant } from '../../src/storage/tenants.js';
 
 interface Teardown {
@@ -62,4 +63,24 @@ export async function handshake(a: Platform, b: Platform, relay: { manifest?: (m
   // The second channel: B's administrator reads the number to A's, who types it.
   const complete = await a.api('POST', '/tunnels/handshake/complete', { reply, safety_number: accepted.safety_number });
   return { init, accept, accepted, complete, tunnelId: accepted.tunnel.tunnel_id as string };
+}
+
+/** An evolved rule as the loop stores it, by default active and promoted to every tenant (exportable). */
+export function evolvedRule(id: string, pattern: string, options: { kind?: 'regex' | 'phrase'; scope?: 'global' | 'tenant' } = {}): NewRule {
+  return {
+    id,
+    kind: options.kind ?? 'regex',
+    pattern,
+    family: null,
+    status: 'active',
+    source: 'offline',
+    model: null,
+    attack_type: null,
+    explanation: null,
+    content_hash: 'a'.repeat(64),
+    tenant_id: 'acme',
+    scope: options.scope ?? 'global',
+    reason: null,
+    created_at: Date.now(),
+  };
 }

@@ -2,27 +2,11 @@ import t from 'tap';
 import { call } from '../helpers/http.js';
 import { eventually } from '../helpers/wait.js';
 import { insertRule } from '../../src/storage/evolved-rules.js';
-import { ADMIN_KEY, handshake, platform, register, type Platform } from './helpers.js';
+import { ADMIN_KEY, evolvedRule, handshake, platform, register, type Platform } from './helpers.js';
 
 t.setTimeout(300_000);
 
 const ATTACK = 'Time to start the dragon protocol override for the quarterly report.';
-const rule = (id: string, pattern: string, scope: 'global' | 'tenant') => ({
-  id,
-  kind: 'regex' as const,
-  pattern,
-  family: null,
-  status: 'active' as const,
-  source: 'offline',
-  model: null,
-  attack_type: null,
-  explanation: null,
-  content_hash: 'd'.repeat(64),
-  tenant_id: 'acme',
-  scope,
-  reason: null,
-  created_at: Date.now(),
-});
 const allowed = async (p: Platform) =>
   (await call(`${p.gw.proxyUrl}/filter`, { headers: { 'x-api-key': p.key }, body: { content: ATTACK } })).json<{ allowed: boolean }>().allowed;
 const imported = async (p: Platform) =>
@@ -37,8 +21,8 @@ t.test('a rule promoted to every tenant on A reaches B by itself, once; a tenant
   t.equal(hs.complete!.status, 200);
   t.equal(await allowed(b), true, 'B lets the attack through');
 
-  await insertRule(a.gw.services.storage.db, rule('evo_scoped', 'wyvern\\s+mode\\s+unlock', 'tenant'));
-  await insertRule(a.gw.services.storage.db, rule('evo_global', 'dragon\\s+protocol\\s+override', 'global'));
+  await insertRule(a.gw.services.storage.db, evolvedRule('evo_scoped', 'wyvern\\s+mode\\s+unlock', { scope: 'tenant' }));
+  await insertRule(a.gw.services.storage.db, evolvedRule('evo_global', 'dragon\\s+protocol\\s+override'));
   // What the evolution loop does when it creates or promotes a global rule.
   await a.gw.services.broadcast.publish({ type: 'rules_changed' });
   await eventually(async () => (await allowed(b)) === false || undefined, 600, 100);

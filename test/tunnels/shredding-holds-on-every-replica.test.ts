@@ -3,27 +3,11 @@ import t from 'tap';
 import { needs, REDIS_URL, type StorageBackend } from '../helpers/backends.js';
 import { loadTunnelKeys, tunnelRuntime } from '../../src/admin/tunnels/runtime.js';
 import { insertRule } from '../../src/storage/evolved-rules.js';
-import { handshake, platform, register } from './helpers.js';
+import { evolvedRule, handshake, platform, register } from './helpers.js';
 
 // Several gateways start in this file; on a loaded 2-core machine that outlasts tap's default 120 s.
 t.setTimeout(300_000);
 
-const rule = {
-  id: 'evo_wyvern',
-  kind: 'regex' as const,
-  pattern: 'dragon\\s+protocol\\s+override',
-  family: null,
-  status: 'active' as const,
-  source: 'offline',
-  model: null,
-  attack_type: null,
-  explanation: null,
-  content_hash: 'b'.repeat(64),
-  tenant_id: null,
-  scope: 'global' as const,
-  reason: null,
-  created_at: Date.now(),
-};
 
 t.test('scale-out: the tunnel key lives in Redis only (sealed), one replica accepts, another receives, DELETE holds on both', { ...(await needs('postgres')), ...(await needs('redis')) }, async (t) => {
   const a = await platform(t, 'sqlite' as StorageBackend, 'acme');
@@ -48,7 +32,7 @@ t.test('scale-out: the tunnel key lives in Redis only (sealed), one replica acce
   const dump = (await Promise.all(names.map((n) => redis.getBuffer(n).catch(() => null)))).filter(Boolean).map((b) => b!.toString('latin1')).join('\n');
   for (const k of [keys.a2b, keys.b2a]) t.notOk(dump.includes(k.toString('base64url')) || dump.includes(k.toString('latin1')), 'stored sealed, never in the clear');
 
-  await insertRule(a.gw.services.storage.db, rule);
+  await insertRule(a.gw.services.storage.db, evolvedRule('evo_wyvern', 'dragon\\s+protocol\\s+override'));
   const shared = await a.api('POST', `/tunnels/${tunnelId}/rules`, { rule_id: 'evo_wyvern' });
   t.match(shared.json(), { peer: { accepted: true, outcome: 'imported' } }, 'the second replica imports the rule');
 

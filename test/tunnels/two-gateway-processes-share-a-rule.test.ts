@@ -7,6 +7,7 @@ import { createApiKey } from '../../src/storage/api-keys.js';
 import { migrate, openStorage } from '../../src/storage/database.js';
 import { insertRule } from '../../src/storage/evolved-rules.js';
 import { changeEntitlements, ensureTenant } from '../../src/storage/tenants.js';
+import { evolvedRule } from './helpers.js';
 
 // Several gateways start in this file; on a loaded 2-core machine that outlasts tap's default 120 s.
 t.setTimeout(300_000);
@@ -21,22 +22,7 @@ async function prepare(url: string, tenant: string, rule: boolean): Promise<stri
     await ensureTenant(storage.db, tenant, 'enterprise');
     await changeEntitlements(storage.db, tenant, () => ({ plan: 'enterprise', addons: ['tunnels'] }));
     if (rule) {
-      await insertRule(storage.db, {
-        id: 'evo_dragon',
-        kind: 'regex',
-        pattern: 'dragon\\s+protocol\\s+override',
-        family: null,
-        status: 'active',
-        source: 'offline',
-        model: null,
-        attack_type: null,
-        explanation: null,
-        content_hash: 'c'.repeat(64),
-        tenant_id: null,
-        scope: 'global',
-        reason: null,
-        created_at: Date.now(),
-      });
+      await insertRule(storage.db, evolvedRule('evo_dragon', 'dragon\\s+protocol\\s+override'));
     }
     return (await createApiKey(storage.db, { tenantId: tenant, name: 'test', ratePerMinute: 100_000, source: 'cli' })).key;
   } finally {
