@@ -23,6 +23,9 @@ import { consoleRoutes } from './console/index.js';
 import { registerCsrf } from './console/csrf.js';
 import { registerRequestMetrics } from '../telemetry/observe.js';
 import { registerTracing } from '../telemetry/tracing.js';
+import { syndicateRoutes } from './syndicates/routes.js';
+import { tunnelPeerRoutes } from './tunnels/peer.js';
+import { tunnelRoutes } from './tunnels/routes.js';
 
 /**
  * The admin listener (BASTION_ADMIN_PORT): portal, agents, financial, tunnels and operator routes.
@@ -52,6 +55,9 @@ export async function buildAdminServer(services: Services): Promise<FastifyInsta
   await app.register(neutralizerRoutes, { prefix: '/threat/neutralizer' });
   await app.register(agentRoutes, { prefix: '/agents' });
   await app.register(paymentRoutes, { prefix: '/mcp' });
+  await app.register(syndicateRoutes, { prefix: '/syndicates' });
+  await app.register(tunnelRoutes, { prefix: '/tunnels' });
+  await app.register(tunnelPeerRoutes, { prefix: '/tunnels' });
   await app.register(metricsRoute);
   await app.register(siteRoutes);
   await app.register(consoleRoutes, { prefix: '/console' });

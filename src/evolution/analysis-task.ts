@@ -20,6 +20,8 @@ export interface AnalysisTask {
   /** Only the check against `foreign` (before a language-model call that may not be needed). */
   repeatsOnly?: boolean;
   maxPatternChars: number;
+  /** A rule imported over a syndicate tunnel (issue 14): only the gate, without an attack (none is ever sent). */
+  imported?: Candidate;
 }
 
 export interface AnalysisOutcome {
@@ -46,6 +48,10 @@ export default function analysisTask(task: AnalysisTask): AnalysisOutcome {
 
 /** The same analysis in-process, against any corpus (the eval script runs it directly). */
 export function analyse(task: AnalysisTask, benign: BenignCorpus): AnalysisOutcome {
+  if (task.imported) {
+    const result = validateCandidate({ candidate: task.imported, attackLength: 0, corpus: benign, existing: task.existing, maxPatternChars: task.maxPatternChars });
+    return result.ok ? { accepted: { ...task.imported, pattern: result.pattern }, refusals: [] } : { refusals: [result.reason] };
+  }
   const prepared = prepareAttack(task.text, task.kind);
   if (task.foreign && task.foreign.length > 0) {
     const hits = ruleHits(compileRules(task.foreign).compiled, prepared.views, viewBudget(task.text.length), true);

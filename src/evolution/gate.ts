@@ -25,8 +25,12 @@ export type GateResult = { ok: true; pattern: string } | { ok: false; reason: st
 
 export interface GateInput {
   candidate: Candidate;
-  /** Views of the triggering attack (redacted), as the pipeline reads it. */
-  attack: readonly MatchView[];
+  /**
+   * Views of the triggering attack (redacted), as the pipeline reads it. Absent for a rule imported over a syndicate
+   * tunnel (issue 14): the sender never sends attack text, so the attack-match and coverage checks cannot run; every
+   * other check does.
+   */
+  attack?: readonly MatchView[];
   attackLength: number;
   corpus: BenignCorpus;
   /** Active and pending rules. */
@@ -58,11 +62,15 @@ export function validateCandidate(input: GateInput): GateResult {
   const { compiled, skipped } = compileRules([rule]);
   if (skipped.length > 0) return refuse('too_generic: no usable content');
   if (ruleHits(compiled, PROBES, Infinity, true).size > 0) return refuse('too_generic: matches neutral probe text');
-  if (ruleHits(compiled, input.attack, viewBudget(input.attackLength), true).size === 0) return refuse('no_match_on_attack');
-
-  const covering = compileRules(input.existing).compiled;
-  const covered = [...ruleHits(covering, input.attack, viewBudget(input.attackLength), true).keys()][0];
-  if (covered) return refuse(`already_covered: ${covered}`);
+  if (input.attack) {
+    if (ruleHits(compiled, input.attack, viewBudget(input.attackLength), true).size === 0) return refuse('no_match_on_attack');
+    const covering = compileRules(input.existing).compiled;
+    const covered = [...ruleHits(covering, input.attack, viewBudget(input.attackLength), true).keys()][0];
+    if (covered) return refuse(`already_covered: ${covered}`);
+  } else {
+    const same = input.existing.find((r) => r.kind === rule.kind && r.pattern === rule.pattern);
+    if (same) return refuse(`already_covered: ${same.id}`);
+  }
   const twin = input.existing.find((r) => r.kind === rule.kind && similarity(r.pattern, rule.pattern) >= config.gate.nearDuplicateJaccard);
   if (twin) return refuse(`near_duplicate: ${twin.id}`);
 

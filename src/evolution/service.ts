@@ -18,6 +18,8 @@ import { memoryBudget, redisBudget } from './budget.js';
 import { contentHash, redactForAnalysis } from './content.js';
 import { handleFeedback, type FeedbackAnswer, type FeedbackBody } from './feedback.js';
 import { HitCounter } from './hits.js';
+import { importRule, type ImportAnswer, type ImportOrigin } from './import.js';
+import type { Candidate } from './gate.js';
 import { EvolutionLoop } from './loop.js';
 import { EvolutionQueue, type Job } from './queue.js';
 import { RuleAdmin } from './rule-admin.js';
@@ -47,6 +49,8 @@ export interface Evolution {
   /** Called by judge() for every inspected item: counts rule hits, queues HIGH/BLOCK attacks. Never throws, never waits. */
   observe(tenantId: string | undefined, observed: readonly Observed[]): void;
   feedback(tenantId: string, body: FeedbackBody): Promise<FeedbackAnswer>;
+  /** A rule from a syndicate peer (issue 14): this gateway's own gate decides; it applies to `tenantId` only. */
+  importRule(tenantId: string, candidate: Candidate, origin: ImportOrigin): Promise<ImportAnswer>;
   /** Resolves when no analysis is queued or running (tests and the eval script). */
   idle(): Promise<void>;
   close(): Promise<void>;
@@ -135,6 +139,13 @@ export async function createEvolution(deps: EvolutionDeps): Promise<Evolution> {
         },
         tenantId,
         body,
+      ),
+    importRule: (tenantId, candidate, origin) =>
+      importRule(
+        { db: deps.db, analysis, rules, enabled: c.evolutionEnabled, mode: c.evolutionMode, maxRules: c.evolutionMaxRules, maxPatternChars: c.evolutionMaxPatternChars, logger: deps.logger },
+        tenantId,
+        candidate,
+        origin,
       ),
     idle: () => loop.idle(),
     async close() {

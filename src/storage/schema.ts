@@ -3,6 +3,7 @@ import type { AgentTables } from './agent-schema.js';
 import type { EvolutionTables } from './evolution-schema.js';
 import type { PaymentTables } from './payment-schema.js';
 import type { PortalTables } from './portal-schema.js';
+import type { SyndicateTables } from './syndicate-schema.js';
 
 /** Table types shared by every storage module. Timestamps are epoch milliseconds. */
 
@@ -44,7 +45,7 @@ export interface UsageMonthlyTable {
   count: Generated<number>;
 }
 
-export interface Database extends PortalTables, EvolutionTables, AgentTables, PaymentTables {
+export interface Database extends PortalTables, EvolutionTables, AgentTables, PaymentTables, SyndicateTables {
   tenants: TenantsTable;
   api_keys: ApiKeysTable;
   usage_monthly: UsageMonthlyTable;

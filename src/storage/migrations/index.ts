@@ -6,6 +6,7 @@ import * as tenantPolicies from './0004-tenant-policies.js';
 import * as evolutionScope from './0005-evolution-scope.js';
 import * as agents from './0006-agents.js';
 import * as payments from './0007-payments.js';
+import * as syndicates from './0008-syndicates.js';
 
 /** Versioned migrations, one set for SQLite and PostgreSQL. Names sort in apply order. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -16,6 +17,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0005-evolution-scope': evolutionScope,
   '0006-agents': agents,
   '0007-payments': payments,
+  '0008-syndicates': syndicates,
 };
 
 export const migrationProvider: MigrationProvider = {
