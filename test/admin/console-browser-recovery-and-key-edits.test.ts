@@ -71,7 +71,9 @@ t.test('the console in Chromium: locked out, forgot and reset password, key edit
   await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'API keys' }).click();
   await heading('API keys');
   await page.getByRole('button', { name: 'Edit staging' }).click();
-  t.equal(await page.evaluate(() => (document.activeElement as HTMLInputElement | null)?.value), 'staging', 'Edit moves the focus to the name field');
+  // The form renders, then takes the focus in an effect: wait for it rather than read the focus mid-render.
+  const focused = await page.waitForFunction(() => (document.activeElement as HTMLInputElement | null)?.value === 'staging', null, { timeout: 10_000 }).then(() => true, () => false);
+  t.ok(focused, 'Edit moves the focus to the name field');
   await page.getByLabel('Name', { exact: true }).fill('production');
   await page.getByLabel('Requests per minute', { exact: true }).fill('100000');
   await page.getByRole('button', { name: 'Save' }).click();
