@@ -11,6 +11,7 @@ interface ToolCall {
 interface Choice {
   message?: { content?: string | null; tool_calls?: ToolCall[]; function_call?: unknown; refusal?: string | null };
   finish_reason?: string | null;
+  logprobs?: unknown;
 }
 
 /**
@@ -64,6 +65,8 @@ export async function guardCompletion(request: FastifyRequest, completion: { cho
     const redacted = redactLeaks(text, allowDomains);
     if (redacted.leaks.length === 0) continue;
     c.message!.content = redacted.text;
+    // The token log-probabilities spell out the text as the model wrote it, credential included: dropped with it.
+    if (c.logprobs != null) c.logprobs = null;
     c.finish_reason = 'content_filter';
     completion.bastion ??= { request_id: request.id, risk_level: 'HIGH', action: 'redact', reasons: [], stage: 'output' };
     for (const leak of redacted.leaks) completion.bastion.reasons.push({ layer: leak.layer, type: leak.type, score: 1 });

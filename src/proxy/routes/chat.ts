@@ -36,6 +36,11 @@ function refuseUninspectable(body: Record<string, unknown> & { messages: { funct
   body.messages.forEach((m, i) => {
     if (m.function_call !== undefined) issues.push({ loc: ['body', 'messages', i, 'function_call'], msg: 'Use tool_calls instead of the deprecated function_call', type: 'value_error' });
   });
+  // Streamed logprobs carry the answer's tokens in the same chunk as its text, before the text guard has judged the
+  // word they belong to: a credential the guard holds back would reach the client through them.
+  if (body.stream === true && (body.logprobs === true || body.top_logprobs != null)) {
+    issues.push({ loc: ['body', 'logprobs'], msg: 'logprobs cannot be inspected in a stream: use stream=false to receive them', type: 'value_error' });
+  }
   const texts = body.messages.reduce((n, m) => n + (Array.isArray(m.content) ? m.content.length : 1), 0);
   if (texts > MAX_TEXTS) issues.push({ loc: ['body', 'messages'], msg: `At most ${MAX_TEXTS} message texts and content parts in one request`, type: 'too_long' });
   if (issues.length > 0) throw new RequestValidationError(issues);
