@@ -64,7 +64,10 @@ function validString(s: Schema): fc.Arbitrary<string> {
   const max = Math.min(typeof s.maxLength === 'number' ? s.maxLength : 64, min + 64);
   if (typeof s.pattern === 'string') {
     try {
-      return fc.stringMatching(new RegExp(s.pattern)).filter((x) => x.length >= min && x.length <= max);
+      // Only the schema's own bounds filter a pattern's strings: the 64-character default cap would reject every value
+      // of a pattern such as `^[A-Za-z0-9_-]{86}$` and fast-check would retry forever (it hung on the tunnel routes).
+      const patternMax = typeof s.maxLength === 'number' ? s.maxLength : Number.POSITIVE_INFINITY;
+      return fc.stringMatching(new RegExp(s.pattern)).filter((x) => x.length >= min && x.length <= patternMax);
     } catch {
       // A pattern fast-check cannot read: fall back to plain strings, the hostile family covers the rest.
     }

@@ -3,14 +3,16 @@ import { startHarness } from '../../scripts/fuzz/harness.js';
 import { discoverRoutes, fuzzRoute } from '../../scripts/fuzz/run.js';
 
 /**
- * The short, fixed-seed run of `npm run fuzz` (issue 10): 200 schema-driven inputs per route of both listeners,
+ * The short, fixed-seed run of `npm run fuzz` (issue 10): 60 schema-driven inputs per route of both listeners,
  * with and without valid credentials. No input may get a 5xx, an error outside the shape its route documents
  * (422 validation object, catalogue object otherwise), a status its OpenAPI operation does not list, or an
  * error body over 4 KB. A failure prints the generated request, so it can be replayed with `npm run fuzz -- --seed`.
  */
-const PER_ROUTE = 200;
+// 60 per route since issues 12, 14 and 16 took the count past 85 routes (200 each outlasted the file's 480 s on a
+// loaded 2-core machine); `npm run fuzz` runs 2,000 per route.
+const PER_ROUTE = 60;
 const SEED = 20_261_123;
-// About 12,000 requests over ~60 routes: on a loaded 2-core machine that outlasts tap's default 120 s per file.
+// About 5,400 requests over ~90 routes: on a loaded 2-core machine that outlasts tap's default 120 s per file.
 t.setTimeout(480_000);
 
 t.test('fuzzed requests on every documented route get a documented, bounded answer and never a 5xx', async (t) => {
