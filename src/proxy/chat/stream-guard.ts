@@ -77,21 +77,25 @@ export class StreamGuard {
    */
   private relayPlainRun(): boolean {
     const run: PlainDelta[] = [];
-    for (let next: PlainDelta | undefined; run.length < this.queue.length; run.push(next)) {
-      next = plainDelta(this.queue[run.length]);
+    while (run.length < this.queue.length) {
+      const next = plainDelta(this.queue[run.length]);
       if (!next || (run.length > 0 && next.index !== run[0].index)) break;
+      run.push(next);
     }
     if (run.length === 0) return false;
     this.queue.splice(0, run.length);
     const { index } = run[0];
-    const text = run.length === 1 ? run[0].content : run.map((p) => p.content).join('');
+    const text = run.map((p) => p.content).join('');
     const guard = this.guard(index);
     const clear = !guard.holding;
     const r = guard.push(text);
-    if ('leak' in r) return this.leak(r.leak), true;
+    if ('leak' in r) {
+      this.leak(r.leak);
+      return true;
+    }
     const { choices: _, ...rest } = run[run.length - 1].chunk;
     this.template = rest;
-    if (clear && r.release === text) this.hooks.write(run.length === 1 ? `data: ${run[0].data}\n\n` : run.map((p) => `data: ${p.data}\n\n`).join(''));
+    if (clear && r.release === text) this.hooks.write(run.map((p) => `data: ${p.data}\n\n`).join(''));
     else if (r.release) this.writeChoice({ index, delta: { content: r.release }, finish_reason: null });
     return true;
   }
