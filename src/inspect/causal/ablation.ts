@@ -1,5 +1,5 @@
 import config from '../../../config/causal.json' with { type: 'json' };
-import { chunkLogit, riskOf, type SemanticModel } from '../semantic/model.js';
+import { chunkLogit, riskOf, sumWeights, type SemanticModel } from '../semantic/model.js';
 import { featurizeSpan, type ModelKind } from '../semantic/featurize.js';
 import type { FeatureSink } from '../semantic/feature-sink.js';
 import type { Span } from '../types.js';
@@ -37,9 +37,7 @@ export function findCause(model: SemanticModel, text: string, chunk: Span, kind:
   const contributions = segments.map((segment) => {
     sink.reset();
     featurizeSpan(text, segment, kind, sink);
-    let sum = 0;
-    for (let i = 0; i < sink.length; i++) sum += model.weights[sink.indices[i]];
-    return { segment, contribution: sum * norm };
+    return { segment, contribution: sumWeights(model, sink.indices, sink.length) * norm };
   });
   contributions.sort((a, b) => b.contribution - a.contribution || a.segment.start - b.segment.start);
   const removed: Segment[] = [];

@@ -17,10 +17,15 @@ export function encodeWeights(weights: ArrayLike<number>): EncodedWeights {
   return { scale, data: Buffer.from(bytes.buffer).toString('base64') };
 }
 
-export function decodeWeights(encoded: EncodedWeights, length: number): Float32Array {
+/** The stored int8 steps (each weight is step × `encoded.scale`). */
+export function weightSteps(encoded: EncodedWeights, length: number): Int8Array {
   const raw = Buffer.from(encoded.data, 'base64');
   if (raw.length !== length) throw new Error(`weight vector has ${raw.length} entries, expected ${length}`);
-  const bytes = new Int8Array(raw.buffer, raw.byteOffset, raw.length);
+  return new Int8Array(raw.buffer, raw.byteOffset, raw.length);
+}
+
+export function decodeWeights(encoded: EncodedWeights, length: number): Float32Array {
+  const bytes = weightSteps(encoded, length);
   const out = new Float32Array(length);
   for (let i = 0; i < length; i++) out[i] = bytes[i] * encoded.scale;
   return out;
