@@ -11,7 +11,7 @@ RUN apt-get update \
  && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
 COPY package.json package-lock.json ./
-# Production dependencies only; tsx is one of them because bin/bastion.js runs the TypeScript sources directly.
+# Production dependencies only; esbuild compiles src/ in the runtime stage, tsx runs the sources if dist/ is stale.
 RUN npm ci --omit=dev --no-audit --no-fund \
  && npm cache clean --force
 
@@ -33,6 +33,9 @@ COPY README.md ./
 COPY docs ./docs
 # The semantic and hyperbolic layers import their trained weights from models/ at start-up.
 COPY models ./models
+# Compiled once, here: no TypeScript loader in the server or its inspection threads (~40 MB less RSS per thread).
+# dist/BUILD fingerprints src/, so bin/bastion.js would fall back to the sources rather than run a stale build.
+RUN node bin/build.js
 RUN mkdir -p /app/data && chown 10001:10001 /app/data
 # Default DATABASE_URL is sqlite:./data/bastion.db, i.e. this directory.
 VOLUME ["/app/data"]

@@ -8,7 +8,9 @@
  * request and with a new user message per request (median of BENCH_ROUNDS rounds).
  * /filter (1 KB text) at c=50, a different text per request and one repeated text, against a bare Fastify JSON route;
  * how the two cores split between Bastion's main thread, its other threads (inspection workers) and the load generator;
- * Bastion's RSS under steady load and the cost of one inspection worker. Writes bench/results/proxy-latest.json.
+ * Bastion's RSS under steady load and the cost of one inspection worker. Bastion runs compiled (npm run build, done
+ * first by the npm script), as it ships; its RSS after a warm-up when run from the sources through tsx is printed next to it.
+ * Writes bench/results/proxy-latest.json.
  */
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -31,10 +33,14 @@ const bodies = {
   same: () => chatBody(false, userText),
   fresh: () => chatBody(false, `${userText.slice(0, 988)} (ref ${++seq})`),
 };
-const filterText = textOfSize(benignCorpus(fileURLToPath(new URL('../../shared/eval/dev.jsonl', import.meta.url))), 1024);
+// /filter texts: 64 different 1 KB windows of the benign dev prompts (prose, code questions, links), each request
+// another window with its own counter, so neither the verdict cache nor any per-URL memo sees the same text twice.
+const corpus = benignCorpus(fileURLToPath(new URL('../../shared/eval/dev.jsonl', import.meta.url)));
+const filterTexts = Array.from({ length: 64 }, (_, i) => textOfSize(corpus, 1024, i * 5).slice(0, 1010));
+const filterText = filterTexts[0];
 const filterBodies = {
   same: () => JSON.stringify({ content: filterText, kind: 'prompt' }),
-  fresh: () => JSON.stringify({ content: `${filterText.slice(0, 1010)} #${++seq}`, kind: 'prompt' }),
+  fresh: () => JSON.stringify({ content: `${filterTexts[seq % filterTexts.length]} #${++seq}`, kind: 'prompt' }),
 };
 type BodyCase = keyof typeof bodies;
 
@@ -132,15 +138,21 @@ filter.bastion.same = await sampled(servers.bastion, rss, () => load(`${servers.
 const share = (seconds: number) => round(seconds / wall, 2); // cores busy on average (2 = both)
 const cores = { bastion_main_thread: share(cpu1.main - cpu0.main), bastion_other_threads: share(cpu1.other - cpu0.other), load_generator: share((gen1.user + gen1.system) / 1e6) };
 
-// One inspection worker's memory: a one-worker gateway after the same warm-up, next to the two-worker one.
+// Memory after the same 3 s warm-up, each gateway in a fresh process (the measured one has been under load for
+// minutes, so its caches are full): two workers, one worker (the difference is one inspection thread's cost), and
+// two workers run from the TypeScript sources through tsx (a checkout without `npm run build`).
 const warm = async (s: BenchServer) => load(`${s.url}/filter`, { 'x-api-key': s.info.key }, filterBodies.fresh, 3, `warm-up ${s.pid}`);
-await warm(servers.bastion);
-const idleTwo = servers.bastion.rssMb();
 servers.bastion.pause();
-const single = await startServer(['gateway', upstream.url, '1']);
-await warm(single);
-const idleOne = single.rssMb();
-single.close();
+async function warmRss(workers: string, env: Record<string, string> = {}): Promise<number> {
+  const fresh = await startServer(['gateway', upstream.url, workers], env);
+  await warm(fresh);
+  const mb = fresh.rssMb();
+  fresh.close();
+  return mb;
+}
+const idleTwo = await warmRss('2');
+const idleOne = await warmRss('1');
+const idleTsx = await warmRss('2', { BENCH_SOURCE: 'tsx' });
 
 const added = (m: Record<Target, { p50: number; p99: number }>, t: Target) => ({ p50: round(m[t].p50 - m.direct.p50), p99: round(m[t].p99 - m.direct.p99) });
 const report = {
@@ -158,7 +170,7 @@ const report = {
   filter_rps: filter,
   filter_ratio: { new_text_to_bare: round(filter.bastion.fresh / filter.bare.fresh, 2), repeated_text_to_bare: round(filter.bastion.same / filter.bare.same, 2) },
   cores_during_filter_new_text: cores,
-  bastion_rss_mb: { steady_median: round(median(rss), 0), peak: round(Math.max(...rss), 0), idle_two_workers: round(idleTwo, 0), idle_one_worker: round(idleOne, 0), per_worker: round(idleTwo - idleOne, 0) },
+  bastion_rss_mb: { steady_median: round(median(rss), 0), peak: round(Math.max(...rss), 0), after_warm_up_two_workers: round(idleTwo, 0), after_warm_up_one_worker: round(idleOne, 0), per_worker: round(idleTwo - idleOne, 0), after_warm_up_two_workers_run_through_tsx: round(idleTsx, 0) },
 };
 console.log(JSON.stringify(report, null, 2));
 writeFileSync(new URL('./results/proxy-latest.json', import.meta.url), JSON.stringify(report, null, 2) + '\n');

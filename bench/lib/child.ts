@@ -23,9 +23,15 @@ function threadCpu(pid: number, tid: string): number {
   return (Number(fields[11]) + Number(fields[12])) / TICK; // utime + stime (fields 14 and 15 of stat)
 }
 
-/** Starts `bench/lib/servers.ts <args>` in its own Node process and waits for its JSON announcement. */
+/**
+ * Starts `bench/lib/servers.ts <args>` in its own Node process and waits for its JSON announcement. `gateway <url> [n]`
+ * starts Bastion through bench/lib/gateway.mjs: the compiled dist/ with no loader, or the sources through tsx when
+ * `env.BENCH_SOURCE` is `tsx`.
+ */
 export async function startServer(args: string[], env: Record<string, string> = {}, nodeArgs: string[] = []): Promise<BenchServer> {
-  const child: ChildProcess = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', 'bench/lib/servers.ts', ...args], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...env } });
+  const viaTsx = args[0] !== 'gateway' || env.BENCH_SOURCE === 'tsx';
+  const script = args[0] === 'gateway' ? ['bench/lib/gateway.mjs', ...args.slice(1)] : ['bench/lib/servers.ts', ...args];
+  const child: ChildProcess = spawn(process.execPath, [...nodeArgs, ...(viaTsx ? ['--import', 'tsx'] : []), ...script], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...env } });
   const line = await new Promise<string>((resolve, reject) => {
     createInterface({ input: child.stdout! }).once('line', resolve);
     child.once('exit', (code) => reject(new Error(`${args[0]} exited with ${code}`)));

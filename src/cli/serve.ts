@@ -8,7 +8,9 @@ import { ensureTenant } from '../storage/tenants.js';
 export async function serveCommand(config: Config): Promise<number> {
   const gateway = await startGateway(config);
   const { proxy, admin } = gateway.ports;
-  gateway.services.logger.info({ proxyPort: proxy, adminPort: admin, storage: gateway.services.storage.dialect, redis: Boolean(config.redisUrl) }, 'bastion listening');
+  // `code`: the compiled dist/ or the TypeScript sources through tsx (bin/bastion.js decides and says which).
+  const code = process.env.BASTION_RUNNING_FROM === 'dist' ? 'dist' : 'src';
+  gateway.services.logger.info({ proxyPort: proxy, adminPort: admin, storage: gateway.services.storage.dialect, redis: Boolean(config.redisUrl), code }, 'bastion listening');
   await new Promise<void>((resolve) => {
     let stopping = false;
     const stop = (signal: string) => {

@@ -18,8 +18,8 @@ interface Teardown {
 }
 
 /** Runs `bastion <args>` as a real child process and waits for its "bastion listening" log line. */
-export async function spawnGateway(t: Teardown, args: string[], env: NodeJS.ProcessEnv, cwd?: string): Promise<GatewayProcess> {
-  const child = spawn(process.execPath, [BIN, ...args], {
+export async function spawnGateway(t: Teardown, args: string[], env: NodeJS.ProcessEnv, cwd?: string, bin: string = BIN): Promise<GatewayProcess> {
+  const child = spawn(process.execPath, [bin, ...args], {
     cwd,
     env: { PATH: process.env.PATH, BASTION_HOST: '127.0.0.1', BASTION_PORT: '0', BASTION_ADMIN_PORT: '0', BASTION_WORKERS: '1', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

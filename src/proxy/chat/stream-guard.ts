@@ -1,5 +1,5 @@
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
-import { plainDelta, type PlainDelta } from './plain-delta.js';
+import { PlainDeltaReader, type PlainDelta } from './plain-delta.js';
 import { sse } from './synthetic-responses.js';
 import { TextGuard } from './text-guard.js';
 import type { Leak } from './leak-scanner.js';
@@ -53,6 +53,7 @@ export interface StreamGuardHooks {
 export class StreamGuard {
   private readonly parser = createParser({ onEvent: (e) => this.queue.push(e) });
   private readonly queue: EventSourceMessage[] = [];
+  private readonly plain = new PlainDeltaReader();
   private readonly text = new Map<number, TextGuard>();
   private readonly calls = new Map<number, Map<number, AccumulatedCall>>();
   private toolBytes = 0;
@@ -78,7 +79,7 @@ export class StreamGuard {
   private relayPlainRun(): boolean {
     const run: PlainDelta[] = [];
     while (run.length < this.queue.length) {
-      const next = plainDelta(this.queue[run.length]);
+      const next = this.plain.read(this.queue[run.length]);
       if (!next || (run.length > 0 && next.index !== run[0].index)) break;
       run.push(next);
     }
@@ -93,8 +94,7 @@ export class StreamGuard {
       this.leak(r.leak);
       return true;
     }
-    const { choices: _, ...rest } = run[run.length - 1].chunk;
-    this.template = rest;
+    this.template = run[run.length - 1].rest;
     if (clear && r.release === text) this.hooks.write(run.map((p) => `data: ${p.data}\n\n`).join(''));
     else if (r.release) this.writeChoice({ index, delta: { content: r.release }, finish_reason: null });
     return true;
