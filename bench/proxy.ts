@@ -15,7 +15,7 @@
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
-import { startServer, type BenchServer } from './lib/child.js';
+import { cpuSince, startServer, type BenchServer } from './lib/child.js';
 import { timeRequests } from './lib/client.js';
 import { benignCorpus, textOfSize } from './lib/inputs.js';
 import { percentile, round } from './lib/stats.js';
@@ -136,7 +136,8 @@ const cpu1 = servers.bastion.cpu();
 const gen1 = process.cpuUsage(gen0);
 filter.bastion.same = await sampled(servers.bastion, rss, () => load(`${servers.bastion.url}/filter`, key, filterBodies.same, SECONDS, 'bastion filter same text'));
 const share = (seconds: number) => round(seconds / wall, 2); // cores busy on average (2 = both)
-const cores = { bastion_main_thread: share(cpu1.main - cpu0.main), bastion_other_threads: share(cpu1.other - cpu0.other), load_generator: share((gen1.user + gen1.system) / 1e6) };
+const used = cpuSince(cpu0, cpu1, servers.bastion.pid);
+const cores = { bastion_main_thread: share(used.main), bastion_other_threads: share(used.other), load_generator: share((gen1.user + gen1.system) / 1e6) };
 
 // Memory after the same 3 s warm-up, each gateway in a fresh process (the measured one has been under load for
 // minutes, so its caches are full): two workers, one worker (the difference is one inspection thread's cost), and

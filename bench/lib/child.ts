@@ -11,8 +11,8 @@ export interface BenchServer {
   resume(): void;
   /** Resident set size of the whole process (all threads), MB. */
   rssMb(): number;
-  /** CPU seconds so far: the main thread and all other threads (inspection workers, V8 helpers). */
-  cpu(): { main: number; other: number };
+  /** CPU seconds so far, per thread id (the main thread's id is the pid); see `cpuSince`. */
+  cpu(): Map<string, number>;
   close(): void;
 }
 
@@ -24,12 +24,24 @@ function threadCpu(pid: number, tid: string): number {
 }
 
 /**
+ * CPU seconds spent between two `cpu()` snapshots by the main thread and by all other threads (inspection workers, V8
+ * helpers). A thread that started in between counts whole; one that ended in between is lost (Piscina may replace
+ * threads), so `other` is a lower bound.
+ */
+export function cpuSince(before: Map<string, number>, after: Map<string, number>, pid: number): { main: number; other: number } {
+  let other = 0;
+  for (const [tid, seconds] of after) if (Number(tid) !== pid) other += seconds - (before.get(tid) ?? 0);
+  return { main: (after.get(String(pid)) ?? 0) - (before.get(String(pid)) ?? 0), other };
+}
+
+/**
  * Starts `bench/lib/servers.ts <args>` in its own Node process and waits for its JSON announcement. `gateway <url> [n]`
  * starts Bastion through bench/lib/gateway.mjs: the compiled dist/ with no loader, or the sources through tsx when
  * `env.BENCH_SOURCE` is `tsx`.
  */
 export async function startServer(args: string[], env: Record<string, string> = {}, nodeArgs: string[] = []): Promise<BenchServer> {
-  const viaTsx = args[0] !== 'gateway' || env.BENCH_SOURCE === 'tsx';
+  // BENCH_SOURCE=tsx in the bench's own environment runs every gateway from the sources (e.g. a checkout of older code).
+  const viaTsx = args[0] !== 'gateway' || (env.BENCH_SOURCE ?? process.env.BENCH_SOURCE) === 'tsx';
   const script = args[0] === 'gateway' ? ['bench/lib/gateway.mjs', ...args.slice(1)] : ['bench/lib/servers.ts', ...args];
   const child: ChildProcess = spawn(process.execPath, [...nodeArgs, ...(viaTsx ? ['--import', 'tsx'] : []), ...script], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...env } });
   const line = await new Promise<string>((resolve, reject) => {
@@ -48,11 +60,7 @@ export async function startServer(args: string[], env: Record<string, string> = 
     pause: () => child.kill('SIGSTOP'),
     resume: () => child.kill('SIGCONT'),
     rssMb: () => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024,
-    cpu: () => {
-      let other = 0;
-      for (const tid of readdirSync(`/proc/${pid}/task`)) if (Number(tid) !== pid) other += threadCpu(pid, tid);
-      return { main: threadCpu(pid, String(pid)), other };
-    },
+    cpu: () => new Map(readdirSync(`/proc/${pid}/task`).map((tid) => [tid, threadCpu(pid, tid)])),
     close: () => {
       child.kill('SIGCONT');
       child.kill('SIGTERM');
