@@ -81,7 +81,9 @@ t.test('the console in Chromium: locked out, forgot and reset password, key edit
   await page.getByLabel('Requests per minute', { exact: true }).fill('45');
   await page.getByRole('button', { name: 'Save' }).click();
   await page.getByText('Key “production” saved.').waitFor();
-  t.ok(await page.getByText('45 / min').count(), 'the list shows the new rate');
+  // The list reloads after the confirmation appears: wait for the new rate rather than read the list at once.
+  const listed = await page.getByText('45 / min').first().waitFor({ timeout: 10_000 }).then(() => true, () => false);
+  t.ok(listed, 'the list shows the new rate');
   const keys = await call(`${gw.adminUrl}/portal/keys`, { headers: bearer((await login(gw.adminUrl, 'grace@example.com', NEW_PASSWORD)).access) });
   t.same(keys.json<{ keys: { name: string; rate_per_minute: number }[] }>().keys.map((k) => [k.name, k.rate_per_minute]), [['production', 45]], 'saved on the server');
   await axeClean('key-edited');
