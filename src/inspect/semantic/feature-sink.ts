@@ -5,16 +5,16 @@
  *
  * Distinctness is an open-addressing set sized to the chunk (a few thousand features), not a stamp per model
  * bucket: a 2^18-entry stamp array is 1 MB, and with the model's 1 MB of weights and the other layers in between,
- * nearly every push was a cache miss (measured: 60 µs of hashing and ~90 µs of pushes per 1 KB chunk with the
- * stamp array; the small table stays in cache). Entries carry a generation, so reset() is O(1). One sink is reused
- * across calls on the hot path so that scoring a 1 KB text allocates nothing; training copies the indices out with
- * `snapshot()`.
+ * pushes missed the cache whenever another process shared it (measured with the other core busy: 60 µs of hashing
+ * and ~90 µs of pushes per 1 KB chunk with the stamp array; the small table stays in cache). Entries carry a
+ * generation, so reset() is O(1). One sink is reused across calls on the hot path so that scoring a 1 KB text
+ * allocates nothing; training copies the indices out with `snapshot()`.
  */
 export class FeatureSink {
   indices: Int32Array;
   length = 0;
   readonly mask: number;
-  /** Slot → bucket index + 1 (0 = never used); valid only where `generations` holds the current generation. */
+  /** Slot → bucket index; a slot is in use only where `generations` holds the current generation. */
   private keys: Int32Array;
   private generations: Uint32Array;
   private slotMask: number;
@@ -40,28 +40,30 @@ export class FeatureSink {
   /** Adds the bucket of an already mixed 32-bit hash, unless this chunk already has it. */
   push(hash: number): void {
     const index = hash & this.mask;
-    const key = index + 1;
-    const keys = this.keys;
-    const generations = this.generations;
-    const generation = this.generation;
-    // The hash is already mixed, so its low bits spread well; linear probing over a table at most half full.
-    let slot = slotOf(index, this.slotMask);
-    while (generations[slot] === generation) {
-      if (keys[slot] === key) return;
-      slot = (slot + 1) & this.slotMask;
-    }
+    let slot = this.slotFor(index);
+    if (this.generations[slot] === this.generation) return;
     if (this.length === this.indices.length) {
       this.grow();
-      this.push(hash);
-      return;
+      slot = this.slotFor(index);
     }
-    generations[slot] = generation;
-    keys[slot] = key;
+    this.claim(slot, index);
     this.indices[this.length++] = index;
   }
 
   snapshot(): Int32Array {
     return this.indices.slice(0, this.length);
+  }
+
+  /** The slot holding `index` in this chunk, or the free slot where it goes (linear probing, table at most half full). */
+  private slotFor(index: number): number {
+    let slot = (Math.imul(index, 0x9e3779b1) >>> 12) & this.slotMask; // Fibonacci hashing: the upper bits mix best
+    while (this.generations[slot] === this.generation && this.keys[slot] !== index) slot = (slot + 1) & this.slotMask;
+    return slot;
+  }
+
+  private claim(slot: number, index: number): void {
+    this.generations[slot] = this.generation;
+    this.keys[slot] = index;
   }
 
   /** Doubles the buffer and the set (keeping the set at most half full) and re-inserts this chunk's indices. */
@@ -73,17 +75,6 @@ export class FeatureSink {
     this.keys = new Int32Array(capacity * 2);
     this.generations = new Uint32Array(capacity * 2);
     this.slotMask = capacity * 2 - 1;
-    for (let i = 0; i < this.length; i++) {
-      const index = this.indices[i];
-      let slot = slotOf(index, this.slotMask);
-      while (this.generations[slot] === this.generation) slot = (slot + 1) & this.slotMask;
-      this.generations[slot] = this.generation;
-      this.keys[slot] = index + 1;
-    }
+    for (let i = 0; i < this.length; i++) this.claim(this.slotFor(this.indices[i]), this.indices[i]);
   }
-}
-
-/** Fibonacci hashing of a bucket index into the set: the product's upper bits are the well-mixed ones. */
-function slotOf(index: number, slotMask: number): number {
-  return (Math.imul(index, 0x9e3779b1) >>> 12) & slotMask;
 }

@@ -3,7 +3,7 @@ import { applyPlatt, type Platt } from './calibration.js';
 import { BITS, chunkSpans, featurizeSpan, MODEL_KINDS, type ModelKind } from './featurize.js';
 import type { FeatureSink } from './feature-sink.js';
 import type { Indicator } from './shell-features.js';
-import { decodeWeights, weightSteps, type EncodedWeights } from './weights-codec.js';
+import { weightSteps, type EncodedWeights } from './weights-codec.js';
 
 /**
  * The semantic model: logistic regression over hashed features, one bias per kind, and per kind two maps of the
@@ -13,17 +13,21 @@ import { decodeWeights, weightSteps, type EncodedWeights } from './weights-codec
  * (length-normalised so long and short texts are comparable).
  */
 export interface SemanticModel {
-  weights: Float32Array;
-  /**
-   * The committed model's weights as stored, int8 steps, with the 256 float32 values a step decodes to: a quarter
-   * of the memory of `weights`, so the few thousand random reads per chunk mostly hit the cache, and the very same
-   * sums (each term is the float32 that `weights` holds). Models trained in memory (cross-validation) have only
-   * `weights`.
-   */
-  quantized?: { steps: Int8Array; valueOfStep: Float64Array };
+  /** Float32 for models trained in memory (cross-validation); the committed model keeps its stored int8 steps. */
+  weights: Float32Array | QuantizedWeights;
   bias: Record<ModelKind, number>;
   calibration: Record<ModelKind, Platt>;
   risk: Record<ModelKind, Platt>;
+}
+
+/**
+ * The committed model's weights as stored, int8 steps, with the 256 float32 values a step decodes to: a quarter of
+ * the memory of float32 weights, so the few thousand random reads per chunk mostly hit the cache, and the very same
+ * sums (each term is the float32 that decoding would store).
+ */
+export interface QuantizedWeights {
+  steps: Int8Array;
+  valueOfStep: Float64Array;
 }
 
 /** On-disk form (models/semantic.json), written by `npm run train`. */
@@ -45,17 +49,15 @@ export function loadSemanticModel(file: SemanticModelFile): SemanticModel {
       throw new Error(`semantic model lacks the bias, calibration or risk curve for ${kind}: run npm run train`);
     }
   }
-  const length = 1 << BITS;
   return {
-    weights: decodeWeights(file.weights, length),
-    quantized: { steps: weightSteps(file.weights, length), valueOfStep: stepValues(file.weights.scale) },
+    weights: { steps: weightSteps(file.weights, 1 << BITS), valueOfStep: stepValues(file.weights.scale) },
     bias: file.bias,
     calibration: file.calibration,
     risk: file.risk,
   };
 }
 
-/** valueOfStep[step + 128] = the float32 decodeWeights stores for that step. */
+/** valueOfStep[step + 128] = the float32 `decodeWeights` would store for that step. */
 function stepValues(scale: number): Float64Array {
   const values = new Float64Array(256);
   for (let step = -128; step < 128; step++) values[step + 128] = Math.fround(step * scale);
@@ -64,15 +66,13 @@ function stepValues(scale: number): Float64Array {
 
 /** Σ weights over the first `n` of `indices`. */
 export function sumWeights(model: SemanticModel, indices: Int32Array, n: number): number {
-  const q = model.quantized;
-  if (q) {
-    const { steps, valueOfStep } = q;
-    let sum = 0;
+  const w = model.weights;
+  let sum = 0;
+  if (!(w instanceof Float32Array)) {
+    const { steps, valueOfStep } = w;
     for (let i = 0; i < n; i++) sum += valueOfStep[steps[indices[i]] + 128];
     return sum;
   }
-  const w = model.weights;
-  let sum = 0;
   for (let i = 0; i < n; i++) sum += w[indices[i]];
   return sum;
 }
