@@ -25,6 +25,7 @@ import { readRows, readSidecarMeta } from './lib/jsonl.js';
 import { outcomeOf, summarise, type Outcome, type Report } from './lib/metrics.js';
 import { renderMarkdown } from './lib/report.js';
 import { sourceUnits } from './lib/source-units.js';
+import { publicSourceFiles, publicSourceStems } from './lib/public-sources.js';
 import { datasetPaths, loadTrainingRows } from './lib/training-data.js';
 import { DatasetMissingError, resolveEvalDataset } from './lib/eval-dataset.js';
 import { writePlots } from './lib/plots.js';
@@ -72,7 +73,7 @@ function parseArgs(argv: string[]): Args {
   if (missing) throw new DatasetMissingError(`no such file: ${missing}`);
   if (paths.length > 0) return { paths, folds, loso: loso && folds > 0, kfold, only, fast, together, out, name: basename(paths[0]).replace(/\.jsonl$/, '') };
   const set = resolveEvalDataset(root, dataset);
-  return { paths: [set.dev, ...set.extra], folds, loso: loso && folds > 0, kfold, only, fast, together, out, name: 'dev' };
+  return { paths: [set.dev, ...set.extra, ...publicSourceFiles(root)], folds, loso: loso && folds > 0, kfold, only, fast, together, out, name: 'dev' };
 }
 
 function line(name: string, r: Report): string {
@@ -137,7 +138,7 @@ const trainingAvailable = existsSync(datasetPaths(root).derived);
 if (args.folds >= 2 && trainingAvailable) {
   const featurized = featurizedOnce(loadTrainingRows(root));
   if (args.loso) {
-    const units = sourceUnits(rows, metas);
+    const units = sourceUnits(rows, metas, publicSourceStems(root));
     // --together: the units matching --only are held out at once (one retraining): a quick, harsher proxy of loso.
     if (args.together && args.only) for (const [id, unit] of units) if (args.only.test(unit)) units.set(id, 'together');
     let bar: Progress | undefined;

@@ -76,6 +76,9 @@ function groupBy(items: readonly Outcome[], key: (o: Outcome) => string | undefi
 }
 
 const TECHNIQUE = /^T\d{4}/;
+/** Harmful requests (plain asks for harm, not injection) are scored as a kind of their own: the harmful-intent signal's. */
+export const kindKey = (o: Outcome): string => (o.row.category === 'harmful_request' ? 'harmful_request' : o.row.kind);
+
 export const categoryKey = (o: Outcome): string => (TECHNIQUE.test(o.row.category) ? 'attack_technique (ATT&CK T*)' : o.row.category);
 
 export interface FamilyStats {
@@ -141,7 +144,7 @@ export function summarise(outcomes: readonly Outcome[], withLatency: boolean): R
   const toolCallNoDiscovery = outcomes.filter((o) => o.row.kind === 'tool_call' && o.meta?.subcategory !== 'discovery');
   const report: Report = {
     items: outcomes.length,
-    byKind: groupBy(outcomes, (o) => o.row.kind),
+    byKind: groupBy(outcomes, kindKey),
     byCategory: groupBy(outcomes, categoryKey),
     bySubcategory: groupBy(outcomes, sub),
     byKindCategory: groupBy(outcomes, (o) => `${o.row.kind} / ${categoryKey(o)}`),

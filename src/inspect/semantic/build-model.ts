@@ -22,6 +22,12 @@ export interface TrainingRow extends CorpusRow {
   foldKeys?: string[];
   /** Sample weight multiplier (default 1). */
   weight?: number;
+  /**
+   * A row of a public training source (datasets/sources/): trained on, but not one of the benign rows the operating
+   * point is anchored on. Those sources hold thousands of easy negatives (maths questions, SELECTs) that would pull
+   * the HIGH anchor down to where hard negatives — questions about security, system prompts — start to block.
+   */
+  external?: boolean;
 }
 
 export function foldKeysOf(row: TrainingRow): string[] {
@@ -89,7 +95,7 @@ export function fitCalibration(items: readonly FeaturizedRow[], folds: number, o
       const z = exampleLogit(trained, f.example);
       logits[f.example.kind].push(z);
       labels[f.example.kind].push(f.example.label);
-      if (!f.row.curated && f.row.label === 'benign') benign[f.example.kind].push(z);
+      if (!f.row.curated && !f.row.external && f.row.label === 'benign') benign[f.example.kind].push(z);
     }
   }
   const calibration = {} as Record<ModelKind, Platt>;
