@@ -4,7 +4,7 @@ import { BastionError, RequestValidationError, type ErrorName } from '../errors.
 import { authenticateApiKey } from '../http/hooks/api-key.js';
 import { consumeMonthlyQuota, limitPerKey, MINUTE_POLICY } from '../http/hooks/rate-limit.js';
 import { CATALOGUE, type CatalogueItem } from '../payments/catalogue.js';
-import { parseL402Authorization, verifyL402 } from '../payments/l402.js';
+import { isL402Scheme, l402ReplayExpiry, parseL402Authorization, verifyL402 } from '../payments/l402.js';
 import { SATS } from '../payments/lightning-prices.js';
 import { nonceExpiry, parseX402Payload, toolResource, verifyX402 } from '../payments/x402.js';
 import { chargeX402, consumeL402 } from '../storage/payments.js';
@@ -36,7 +36,7 @@ export async function admit(request: FastifyRequest, reply: FastifyReply, lightn
   if (calls.length > 1) throw new RequestValidationError([{ loc: ['body'], msg: 'Send one tools/call per request: each is priced and paid on its own', type: 'value_error.one_call' }]);
   const x402 = request.headers['payment-signature'];
   const authorization = request.headers.authorization;
-  const l402 = typeof authorization === 'string' && /^L402 /i.test(authorization) ? authorization : undefined;
+  const l402 = typeof authorization === 'string' && isL402Scheme(authorization) ? authorization : undefined;
   const key = request.headers['x-api-key'];
   if ([x402, l402, key].filter((c) => c !== undefined).length > 1) {
     throw new RequestValidationError([{ loc: ['header'], msg: 'Send one credential: X-API-Key, PAYMENT-SIGNATURE or Authorization: L402', type: 'value_error.credentials' }]);
@@ -89,7 +89,7 @@ export async function admit(request: FastifyRequest, reply: FastifyReply, lightn
     });
     const verified = verifyL402(rootKey, credential, { tool }, Date.now());
     if ('refused' in verified) return unfunded(verified.refused);
-    const spent = await consumeL402(request.server.services.storage, { paymentHash: verified.grant.paymentHash, expiresAt: verified.grant.expiresAt, tool, amountSat: SATS.get(item.item) ?? 0 });
+    const spent = await consumeL402(request.server.services.storage, { paymentHash: verified.grant.paymentHash, expiresAt: l402ReplayExpiry(verified.grant), tool, amountSat: SATS.get(item.item) ?? 0 });
     if (spent !== 'consumed') return unfunded(spent);
     request.log.info({ event: 'mcp_paid', scheme: 'l402', tool }, 'paid MCP call');
     return { admitted: { kind: 'l402' } };
