@@ -17,10 +17,23 @@ interface Lightning {
   rootKey: () => Promise<Buffer>;
 }
 
-/** The `tools/call` requests in a JSON-RPC message or batch (anything else is free: initialize, tools/list, ping). */
-function toolCalls(body: unknown): { name: unknown; arguments: unknown }[] {
+interface ToolCallMessage {
+  name: unknown;
+  arguments: unknown;
+  /** A JSON-RPC request has an id; without one it is a notification, which is never answered. */
+  hasId: boolean;
+}
+
+/** The `tools/call` messages in a JSON-RPC message or batch (anything else is free: initialize, tools/list, ping). */
+function toolCalls(body: unknown): ToolCallMessage[] {
   const messages = Array.isArray(body) ? body : [body];
-  return messages.flatMap((m) => (m && typeof m === 'object' && (m as { method?: unknown }).method === 'tools/call' ? [((m as { params?: unknown }).params ?? {}) as { name: unknown; arguments: unknown }] : []));
+  return messages.flatMap((m) => {
+    if (!m || typeof m !== 'object' || (m as { method?: unknown }).method !== 'tools/call') return [];
+    const params = ((m as { params?: unknown }).params ?? {}) as { name: unknown; arguments: unknown };
+    const id = (m as { id?: unknown }).id;
+    // JSON-RPC ids are strings or numbers; `"id": null` is no id MCP answers.
+    return [{ name: params.name, arguments: params.arguments, hasId: typeof id === 'string' || typeof id === 'number' }];
+  });
 }
 
 const invalid = (loc: string, msg: string, type = 'value_error') => new RequestValidationError([{ loc: ['header', loc], msg, type }]);
@@ -29,7 +42,8 @@ const invalid = (loc: string, msg: string, type = 'value_error') => new RequestV
  * Decides who pays for a POST /mcp before the MCP server sees it. One credential per request: an X-API-Key (the key's
  * tenant, metered and counted like /filter), a PAYMENT-SIGNATURE (x402, charged to the signing agent) or an
  * `Authorization: L402` credential (spent once). Without any, discovery (initialize, tools/list) is free and a paid
- * tools/call is 402. Arguments are checked before any charge, so a call that cannot run is never paid for.
+ * tools/call is 402. Arguments are checked before any charge, so a call that cannot run is never paid for; a tools/call
+ * sent as a notification (no id) is refused (422) for the same reason.
  */
 export async function admit(request: FastifyRequest, reply: FastifyReply, lightning: Lightning): Promise<Admission> {
   const calls = toolCalls(request.body);
@@ -50,6 +64,8 @@ export async function admit(request: FastifyRequest, reply: FastifyReply, lightn
     await limitPerIp(request);
   }
   const call = calls[0];
+  // A notification is never answered, so the SDK accepts it (202) and runs nothing: charged, it would buy nothing.
+  if (call && !call.hasId) throw new RequestValidationError([{ loc: ['body', 'id'], msg: 'tools/call is a JSON-RPC request: send it with an id (a notification is never answered, so it is never run or charged)', type: 'missing' }]);
   // An unknown tool costs nothing: the MCP server answers it with its own error.
   const tool = call && typeof call.name === 'string' && TOOL_NAMES.includes(call.name as ToolName) ? (call.name as ToolName) : undefined;
   if (tool) checkCall(request, tool, call.arguments);
