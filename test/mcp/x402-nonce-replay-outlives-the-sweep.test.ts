@@ -25,6 +25,9 @@ for (const backend of ['sqlite', 'postgres'] as StorageBackend[]) {
     t.equal(replay.status, 402, 'the same proof within its validity: refused, not a server error');
     t.equal(codeOf(replay), 'BASTION_ERR_X402_REPLAYED');
 
+    const concurrent = await Promise.all(Array.from({ length: 10 }, () => pay(header)));
+    t.same(concurrent.map((r) => codeOf(r)), Array(10).fill('BASTION_ERR_X402_REPLAYED'), '10 concurrent replays after the sweep: all refused');
+
     const resigned = await pay(await proof(nonce));
     t.equal(resigned.status, 402, 'the same nonce in a freshly signed proof');
     t.equal(codeOf(resigned), 'BASTION_ERR_X402_REPLAYED');
