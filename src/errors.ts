@@ -88,6 +88,7 @@ export const ERRORS = {
   L402_WRONG_TOOL: { status: 402, message: 'The L402 macaroon pays for another tool.' },
   L402_PREIMAGE_INVALID: { status: 402, message: "The preimage does not hash to the macaroon's payment hash: pay the invoice and send its preimage." },
   MCP_NOT_ACCEPTABLE: { status: 406, message: 'MCP over Streamable HTTP: send Accept: application/json, text/event-stream.' },
+  L402_INVOICES_LIMITED: { status: 429, message: 'Too many Lightning invoices were requested from this client, or from this gateway, in the last minute. Retry after the Retry-After delay, or pay with x402.' },
   L402_REPLAYED: { status: 402, message: 'This L402 credential was already spent: each paid call needs its own invoice.' },
   // Syndicates and tunnels (issue 14).
   SYNDICATE_NOT_REGISTERED: { status: 409, message: "This tenant has no syndicate yet: register it with POST /syndicates/register first." },

@@ -231,6 +231,8 @@ export const SCHEMA = {
   lndTlsCertPath: setting('LND_TLS_CERT_PATH', "PEM file of the LND node's TLS certificate (LND signs its own); unset: the system CAs", text(1, 4096), undefined),
   lndTimeoutMs: setting('LND_TIMEOUT_MS', 'Deadline of one invoice request to LND (the 402 then offers x402 only)', int(100, 60_000), 5000),
   l402TtlSeconds: setting('L402_TTL_S', 'Lifetime of an L402 macaroon and its invoice, seconds', int(60, 86_400), 600),
+  l402InvoicesPerIpPerMinute: setting('BASTION_L402_INVOICE_IP_RATE', 'Lightning invoices one client IP may have minted per minute by unpaid /mcp tool calls; beyond it 429 and the node is not asked', int(1, 10_000), 10),
+  l402InvoicesPerMinute: setting('BASTION_L402_INVOICE_RATE', 'Lightning invoices the gateway mints per minute for all clients together (every replica, when Redis is configured); beyond it 429 and the node is not asked', int(1, 1_000_000), 300),
   mcpIpRatePerMinute: setting('BASTION_MCP_IP_RATE', '/mcp requests per minute per client IP when no API key is sent (discovery and paid calls)', int(1, 1_000_000), 120),
 } as const;
 

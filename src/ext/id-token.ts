@@ -30,7 +30,8 @@ interface IssuerState {
  * Verifies OIDC ID tokens: RS256 only (jose refuses `none`, HS256 and every other algorithm before looking at a
  * key), signature against the issuer's JWKS (found through its discovery document, cached, re-fetched for an unknown
  * `kid` after the cooldown, so a rotation is picked up), `iss` exactly as configured, `aud` the configured client id,
- * `exp` required and `nbf`/`iat` honoured within the skew. Every failure is a refusal.
+ * `azp` this client when present or when `aud` names several audiences, `exp` required and `nbf`/`iat` honoured within
+ * the skew. Every failure is a refusal.
  */
 export class IdTokenVerifier {
   private readonly byIssuer: Map<string, IssuerState>;
@@ -63,6 +64,7 @@ export class IdTokenVerifier {
         clockTolerance: this.options.clockSkewSeconds,
         requiredClaims: ['exp', 'sub'],
       });
+      if (!authorizedPartyHolds(payload, state.config.client_id)) return { ok: false, reason: 'invalid' };
       return { ok: true, issuer: state.config, claims: payload };
     } catch (err) {
       return { ok: false, reason: isIdpFailure(err) ? 'unavailable' : 'invalid' };
@@ -104,6 +106,18 @@ export class IdTokenVerifier {
     state.jwks = { keys, until: Date.now() + DISCOVERY_TTL_MS };
     return keys;
   }
+}
+
+/**
+ * OpenID Connect Core §2 and §3.1.3.7: a token with several audiences must name the party it was issued to in `azp`,
+ * and an `azp` present must be this client. Otherwise a token another application obtained (listing us among its
+ * audiences) would sign its holder in here.
+ */
+function authorizedPartyHolds(claims: JWTPayload, clientId: string): boolean {
+  const azp = claims.azp;
+  const audiences = Array.isArray(claims.aud) ? claims.aud : [claims.aud];
+  if (azp === undefined) return audiences.length <= 1;
+  return azp === clientId;
 }
 
 /** The JWKS could not be fetched (timeout, refused connection, non-200, bad JSON): the IdP's fault, not the token's. */

@@ -4,7 +4,7 @@ import { BastionError, RequestValidationError, type ErrorName } from '../errors.
 import { authenticateApiKey } from '../http/hooks/api-key.js';
 import { consumeMonthlyQuota, limitPerKey, MINUTE_POLICY } from '../http/hooks/rate-limit.js';
 import { CATALOGUE, type CatalogueItem } from '../payments/catalogue.js';
-import { parseL402Authorization, verifyL402 } from '../payments/l402.js';
+import { isL402Scheme, l402ReplayExpiry, parseL402Authorization, verifyL402 } from '../payments/l402.js';
 import { SATS } from '../payments/lightning-prices.js';
 import { nonceExpiry, parseX402Payload, toolResource, verifyX402 } from '../payments/x402.js';
 import { chargeX402, consumeL402 } from '../storage/payments.js';
@@ -17,10 +17,23 @@ interface Lightning {
   rootKey: () => Promise<Buffer>;
 }
 
-/** The `tools/call` requests in a JSON-RPC message or batch (anything else is free: initialize, tools/list, ping). */
-function toolCalls(body: unknown): { name: unknown; arguments: unknown }[] {
+interface ToolCallMessage {
+  name: unknown;
+  arguments: unknown;
+  /** A JSON-RPC request has an id; without one it is a notification, which is never answered. */
+  hasId: boolean;
+}
+
+/** The `tools/call` messages in a JSON-RPC message or batch (anything else is free: initialize, tools/list, ping). */
+function toolCalls(body: unknown): ToolCallMessage[] {
   const messages = Array.isArray(body) ? body : [body];
-  return messages.flatMap((m) => (m && typeof m === 'object' && (m as { method?: unknown }).method === 'tools/call' ? [((m as { params?: unknown }).params ?? {}) as { name: unknown; arguments: unknown }] : []));
+  return messages.flatMap((m) => {
+    if (!m || typeof m !== 'object' || (m as { method?: unknown }).method !== 'tools/call') return [];
+    const params = ((m as { params?: unknown }).params ?? {}) as { name: unknown; arguments: unknown };
+    const id = (m as { id?: unknown }).id;
+    // JSON-RPC ids are strings or numbers; `"id": null` is no id MCP answers.
+    return [{ name: params.name, arguments: params.arguments, hasId: typeof id === 'string' || typeof id === 'number' }];
+  });
 }
 
 const invalid = (loc: string, msg: string, type = 'value_error') => new RequestValidationError([{ loc: ['header', loc], msg, type }]);
@@ -29,14 +42,15 @@ const invalid = (loc: string, msg: string, type = 'value_error') => new RequestV
  * Decides who pays for a POST /mcp before the MCP server sees it. One credential per request: an X-API-Key (the key's
  * tenant, metered and counted like /filter), a PAYMENT-SIGNATURE (x402, charged to the signing agent) or an
  * `Authorization: L402` credential (spent once). Without any, discovery (initialize, tools/list) is free and a paid
- * tools/call is 402. Arguments are checked before any charge, so a call that cannot run is never paid for.
+ * tools/call is 402. Arguments are checked before any charge, so a call that cannot run is never paid for; a tools/call
+ * sent as a notification (no id) is refused (422) for the same reason.
  */
 export async function admit(request: FastifyRequest, reply: FastifyReply, lightning: Lightning): Promise<Admission> {
   const calls = toolCalls(request.body);
   if (calls.length > 1) throw new RequestValidationError([{ loc: ['body'], msg: 'Send one tools/call per request: each is priced and paid on its own', type: 'value_error.one_call' }]);
   const x402 = request.headers['payment-signature'];
   const authorization = request.headers.authorization;
-  const l402 = typeof authorization === 'string' && /^L402 /i.test(authorization) ? authorization : undefined;
+  const l402 = typeof authorization === 'string' && isL402Scheme(authorization) ? authorization : undefined;
   const key = request.headers['x-api-key'];
   if ([x402, l402, key].filter((c) => c !== undefined).length > 1) {
     throw new RequestValidationError([{ loc: ['header'], msg: 'Send one credential: X-API-Key, PAYMENT-SIGNATURE or Authorization: L402', type: 'value_error.credentials' }]);
@@ -50,6 +64,8 @@ export async function admit(request: FastifyRequest, reply: FastifyReply, lightn
     await limitPerIp(request);
   }
   const call = calls[0];
+  // A notification is never answered, so the SDK accepts it (202) and runs nothing: charged, it would buy nothing.
+  if (call && !call.hasId) throw new RequestValidationError([{ loc: ['body', 'id'], msg: 'tools/call is a JSON-RPC request: send it with an id (a notification is never answered, so it is never run or charged)', type: 'missing' }]);
   // An unknown tool costs nothing: the MCP server answers it with its own error.
   const tool = call && typeof call.name === 'string' && TOOL_NAMES.includes(call.name as ToolName) ? (call.name as ToolName) : undefined;
   if (tool) checkCall(request, tool, call.arguments);
@@ -89,7 +105,7 @@ export async function admit(request: FastifyRequest, reply: FastifyReply, lightn
     });
     const verified = verifyL402(rootKey, credential, { tool }, Date.now());
     if ('refused' in verified) return unfunded(verified.refused);
-    const spent = await consumeL402(request.server.services.storage, { paymentHash: verified.grant.paymentHash, expiresAt: verified.grant.expiresAt, tool, amountSat: SATS.get(item.item) ?? 0 });
+    const spent = await consumeL402(request.server.services.storage, { paymentHash: verified.grant.paymentHash, expiresAt: l402ReplayExpiry(verified.grant), tool, amountSat: SATS.get(item.item) ?? 0 });
     if (spent !== 'consumed') return unfunded(spent);
     request.log.info({ event: 'mcp_paid', scheme: 'l402', tool }, 'paid MCP call');
     return { admitted: { kind: 'l402' } };

@@ -7,6 +7,7 @@ import { SATS } from '../payments/lightning-prices.js';
 import type { CatalogueItem } from '../payments/catalogue.js';
 import { toolResource, x402Requirements } from '../payments/x402.js';
 import { gatewaySecret } from '../storage/gateway-secrets.js';
+import { admitInvoice } from './invoice-bound.js';
 import type { LndClient } from './lnd.js';
 
 /** Which spend limit a refusal names, so an agent (or its operator) knows what to raise. */
@@ -37,7 +38,8 @@ export function rootKeyLoader(request: FastifyRequest): () => Promise<Buffer> {
  * the reason) beside x402 v2's PaymentRequired fields (`x402Version`, `resource`, `accepts`); the same PaymentRequired
  * goes base64 in `PAYMENT-REQUIRED` (x402 v2's HTTP transport, with the reason as its `error` string). With LND
  * configured and the master key set, a fresh invoice and macaroon are offered too, in `WWW-Authenticate: L402 …` and in
- * the body's `l402`. An LND failure only drops the L402 offer (logged as metadata); x402 is always offered.
+ * the body's `l402`. An LND failure only drops the L402 offer (logged as metadata); x402 is always offered. Minting
+ * is bounded per client IP and per gateway (invoice-bound.ts): over the bound the answer is 429 and LND is not asked.
  */
 export async function sendPaymentRequired(request: FastifyRequest, reply: FastifyReply, unfunded: Unfunded, lightning: { lnd?: LndClient; rootKey: () => Promise<Buffer> }) {
   const now = Date.now();
@@ -54,6 +56,8 @@ export async function sendPaymentRequired(request: FastifyRequest, reply: Fastif
   reply.header('payment-required', encodePaymentRequiredHeader({ x402Version: 2, error: reason, resource, accepts }));
   const sats = SATS.get(item.item);
   if (lightning.lnd && sats !== undefined && request.server.services.config.masterKey) {
+    // Outside the try: over the bound the answer is 429, not a 402 without the offer.
+    await admitInvoice(request);
     try {
       const ttl = request.server.services.config.l402TtlSeconds;
       const invoice = await lightning.lnd.createInvoice(sats, `bastion ${item.item}`, ttl);

@@ -18,7 +18,9 @@ const description = [
   'PAYMENT-SIGNATURE (x402: base64 JSON {agent_id (did:key), nonce, issued_at, amount, resource, signature}, charged to the agent\'s limits) or',
   'Authorization: L402 <macaroon>:<preimage> (when LND_REST_URL is set). Unfunded, invalid, stale, replayed or insufficient proofs, revoked agents and',
   'exceeded limits answer 402 with the reason as error code, x402 PaymentRequired fields (x402Version, resource, accepts) in the body and the',
-  'PAYMENT-REQUIRED header, and WWW-Authenticate: L402 macaroon="…", invoice="…" when Lightning is offered. A proof header that cannot be decoded is 422.',
+  'PAYMENT-REQUIRED header, and WWW-Authenticate: L402 macaroon="…", invoice="…" when Lightning is offered. A proof header that cannot be decoded is 422,',
+  'and so is a tools/call without an id (a JSON-RPC notification is never answered, so it is never run or charged). Lightning invoices are minted',
+  'within a per-client-IP and a gateway-wide bound per minute (BASTION_L402_INVOICE_IP_RATE, BASTION_L402_INVOICE_RATE); beyond either, 429 with Retry-After.',
 ].join(' ');
 
 const PaymentRequiredBody = {

@@ -14,8 +14,18 @@ export type L402Refusal = 'L402_MACAROON_INVALID' | 'L402_CAVEAT_FAILED' | 'L402
 export interface L402Grant {
   paymentHash: string;
   tool: string;
+  /** The expiry the gateway minted. A holder's own, earlier `expires_at` binds acceptance but never shortens this. */
   expiresAt: number;
 }
+
+/**
+ * How long past the minted expiry a spent payment hash is still remembered: replicas' clocks differ, and one whose
+ * clock runs ahead must not sweep a row while another still accepts the macaroon.
+ */
+export const L402_REPLAY_GRACE_MS = 5 * 60_000;
+
+/** Until when a spent payment hash must stay in the replay table. */
+export const l402ReplayExpiry = (grant: L402Grant) => grant.expiresAt + L402_REPLAY_GRACE_MS;
 
 export function mintMacaroon(rootKey: Uint8Array, grant: L402Grant, tokenId: Buffer): string {
   const identifier = Buffer.concat([Buffer.from([0, 0]), Buffer.from(grant.paymentHash, 'hex'), tokenId]);
@@ -61,9 +71,12 @@ export function encodeV2(m: macaroon.Macaroon): Buffer {
   return Buffer.concat(parts);
 }
 
+/** An `Authorization` value whose scheme is L402: auth schemes are case-insensitive (RFC 9110 §11.1), `l402` included. */
+export const isL402Scheme = (header: string) => /^L402 /i.test(header.trimStart());
+
 /** `L402 <base64 macaroon>:<hex preimage>` (RFC 7235 token68-ish), or undefined when it does not parse (→ 422). */
 export function parseL402Authorization(header: string): { macaroon: Uint8Array; preimage: Buffer } | undefined {
-  const match = /^L402 ([A-Za-z0-9+/_-]{16,4096}={0,2}):([0-9a-fA-F]{64})$/.exec(header.trim());
+  const match = /^L402 +([A-Za-z0-9+/_-]{16,4096}={0,2}):([0-9a-fA-F]{64})$/i.exec(header.trim());
   if (!match) return undefined;
   try {
     const bytes = Buffer.from(match[1].replace(/-/g, '+').replace(/_/g, '/'), 'base64');
@@ -78,7 +91,9 @@ export function parseL402Authorization(header: string): { macaroon: Uint8Array; 
  * Accepts the credential only when the HMAC chain verifies under the root key (a changed, added or removed caveat
  * breaks it), every caveat holds (service, tool, expiry, payment hash; an unknown caveat fails closed) and
  * sha256(preimage) is the payment hash. The chain is checked first, so a forged macaroon is reported as invalid
- * rather than by whichever caveat the forger wrote.
+ * rather than by whichever caveat the forger wrote. The grant's expiry is the gateway's own: caveats are verified in
+ * chain order and a holder can only append, so the first `expires_at` is the one minted; later ones only narrow
+ * acceptance here and never decide how long the payment hash is remembered as spent.
  */
 export function verifyL402(rootKey: Uint8Array, credential: { macaroon: Uint8Array; preimage: Buffer }, expected: { tool: string }, now: number): { grant: L402Grant } | { refused: L402Refusal } {
   let m: macaroon.Macaroon;
@@ -95,7 +110,7 @@ export function verifyL402(rootKey: Uint8Array, credential: { macaroon: Uint8Arr
   const id = Buffer.from(m.identifier);
   if (id.length !== 66 || id.readUInt16BE(0) !== 0) return { refused: 'L402_MACAROON_INVALID' };
   const paymentHash = id.subarray(2, 34).toString('hex');
-  let expiresAt: number | undefined;
+  let mintedExpiry: number | undefined;
   let tool: string | undefined;
   for (const caveat of caveats) {
     const eq = caveat.indexOf('=');
@@ -109,15 +124,16 @@ export function verifyL402(rootKey: Uint8Array, credential: { macaroon: Uint8Arr
       continue;
     }
     if (key === 'expires_at' && /^[0-9]{1,15}$/.test(value)) {
+      // Every expiry must hold, so the earliest binds.
       if (Number(value) <= now) return { refused: 'L402_EXPIRED' };
-      expiresAt = Math.min(expiresAt ?? Infinity, Number(value));
+      mintedExpiry ??= Number(value);
       continue;
     }
     return { refused: 'L402_CAVEAT_FAILED' };
   }
   // A macaroon without a tool or an expiry would be a bearer token for everything, forever.
-  if (tool === undefined || expiresAt === undefined) return { refused: 'L402_CAVEAT_FAILED' };
+  if (tool === undefined || mintedExpiry === undefined) return { refused: 'L402_CAVEAT_FAILED' };
   const digest = createHash('sha256').update(credential.preimage).digest();
   if (!timingSafeEqual(digest, Buffer.from(paymentHash, 'hex'))) return { refused: 'L402_PREIMAGE_INVALID' };
-  return { grant: { paymentHash, tool, expiresAt } };
+  return { grant: { paymentHash, tool, expiresAt: mintedExpiry } };
 }

@@ -70,6 +70,10 @@ async function decide(trx: Transaction<Database>, storage: Storage, payer: Agent
   if (blocked) return { refused: blocked };
   const seen = await trx.selectFrom('payment_nonces').select('replay_key').where('replay_key', '=', key).executeTakeFirst();
   if (seen) return { refused: 'X402_REPLAYED' };
+  // The spend row carries the same key and is never swept: a nonce whose replay row is gone (a sweep on a replica whose
+  // clock runs ahead) or that comes back in a freshly signed proof is still a replay, answered as one.
+  const spendRow = await trx.selectFrom('agent_quotes').select('quote_id').where('quote_hash', '=', key).executeTakeFirst();
+  if (spendRow) return { refused: 'X402_REPLAYED' };
   const { item } = req;
   const { dayStart, monthStart } = spendWindows(now);
   const spent = await spentSince(trx, agent.agent_id, agent.currency, dayStart, monthStart);

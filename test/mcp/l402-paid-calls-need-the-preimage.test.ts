@@ -23,7 +23,8 @@ for (const backend of ['sqlite', 'postgres'] as StorageBackend[]) {
     const lnd = await startFakeLnd(t);
     const gw = await startTestGateway(t, {
       databaseUrl: await databaseUrl(t, backend),
-      config: { masterKey: MASTER_KEY, mcpIpRatePerMinute: 100_000, lndRestUrl: lnd.url, lndMacaroon: lnd.macaroonHex },
+      // Every refusal below is a 402 with a fresh offer: lift the invoice-minting bound (its own test) out of the way.
+      config: { masterKey: MASTER_KEY, mcpIpRatePerMinute: 100_000, lndRestUrl: lnd.url, lndMacaroon: lnd.macaroonHex, l402InvoicesPerIpPerMinute: 1000 },
     });
     const args = (tool: string) => (tool === 'assess' ? { text: 'hello' } : { content: 'hello' });
     /** Asks for a tool without paying: the 402's Lightning offer. */

@@ -41,6 +41,12 @@ t.test('an L402 macaroon round-trips through the V2 encoder and the package impo
   const narrowed = macaroon.importMacaroon(new Uint8Array(Buffer.from(minted, 'base64')));
   narrowed.addFirstPartyCaveat(`expires_at=${NOW + 1000}`);
   t.same(verifyL402(rootKey, credential(encodeV2(narrowed).toString('base64')), { tool: 'filter' }, NOW + 2000), { refused: 'L402_EXPIRED' });
+  t.same(
+    verifyL402(rootKey, credential(encodeV2(narrowed).toString('base64')), { tool: 'filter' }, NOW),
+    { grant: { paymentHash, tool: 'filter', expiresAt: NOW + 60_000 } },
+    "the grant keeps the minted expiry (how long the payment hash stays spent), not the holder's earlier one",
+  );
+  t.ok(parseL402Authorization(`l402 ${minted}:${preimage.toString('hex')}`), 'the scheme is case-insensitive (RFC 9110 §11.1)');
   const widened = macaroon.importMacaroon(new Uint8Array(Buffer.from(minted, 'base64')));
   widened.addFirstPartyCaveat('tool=assess');
   t.same(verifyL402(rootKey, credential(encodeV2(widened).toString('base64')), { tool: 'assess' }, NOW), { refused: 'L402_WRONG_TOOL' }, 'a second tool caveat cannot widen');
