@@ -28,7 +28,7 @@ for (const backend of ['sqlite', 'postgres'] as StorageBackend[]) {
       const refused = await pay(agent);
       t.equal(refused.status, 402);
       t.equal(codeOf(refused), 'BASTION_ERR_AGENT_ADDON_LAPSED');
-      t.match(refused.json(), { error: { reason: 'BASTION_ERR_AGENT_ADDON_LAPSED' } });
+      t.match(refused.json(), { error: { reason: 'AGENT_ADDON_LAPSED' }, accepts: [{ scheme: 'bastion-did' }] }, 'the usual 402 body, its reason the lapsed add-on');
       t.equal(await spends(agent.agentId), 1, 'nothing charged');
 
       await billing('revoke', { tenant_id: 'lapsed', tier: 'professional' });

@@ -49,8 +49,6 @@ export function agentIdentity(options: { dialect: Dialect; activityKey?: Buffer 
         for (const r of rows) await appendActivity(db, options, r.tenant_id, { agentId: r.agent_id, kind: 'agent.revoked', detail: { via: 'did_conflict' } }, now);
       }
       await db.schema.createIndex('agents_active_did').on('agents').column('did').unique().where(sql.ref('status'), '=', 'active').execute();
-      // Revoked rows too: the payer lookup tells a revoked DID from an unknown one.
-      await db.schema.createIndex('agents_did').on('agents').columns(['did', 'created_at']).execute();
     },
   };
 }
