@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import t from 'tap';
 import { recordHash } from '../../src/agents/activity-chain.js';
+import { verifyActivityLog } from '../../src/storage/agent-activity.js';
 import { databaseUrl, needs, type StorageBackend } from '../helpers/backends.js';
 import { startTestGateway } from '../helpers/gateway.js';
 import { MASTER_KEY } from '../helpers/portal.js';
@@ -26,9 +27,7 @@ for (const backend of ['sqlite', 'postgres'] as StorageBackend[]) {
     const rows = async (tenant: string) =>
       (await db.selectFrom('agent_activity').selectAll().where('tenant_id', '=', tenant).orderBy('seq').execute()).map((r) => ({ ...r, seq: Number(r.seq), created_at: Number(r.created_at) })) as Row[];
 
-    const intact = await verify('acme');
-    t.equal(intact.code, 0, intact.stderr);
-    t.match(JSON.parse(intact.stdout), { tenant_id: 'acme', records: 4, intact: true });
+    t.same(await verifyActivityLog(gw.services.storage, 'acme'), { tenant_id: 'acme', records: 4, intact: true }, 'registration and three payments, keyed');
 
     t.test('an amount rewritten, then the chain and head re-hashed with plain SHA-256', async (t) => {
       const chain = await rows('acme');
@@ -51,15 +50,16 @@ for (const backend of ['sqlite', 'postgres'] as StorageBackend[]) {
       const last = chain[chain.length - 2];
       await sql`delete from agent_activity where tenant_id = 'globex' and seq = ${chain.length}`.execute(db);
       await sql`update agent_log_heads set seq = ${last.seq}, hash = ${last.hash} where tenant_id = 'globex'`.execute(db);
-      const res = await verify('globex');
-      t.equal(res.code, 1, res.stdout);
-      t.match(JSON.parse(res.stdout), { intact: false, first_break: { reason: 'head_mismatch' } });
+      t.match(await verifyActivityLog(gw.services.storage, 'globex'), { intact: false, first_break: { seq: last.seq, reason: 'head_mismatch' } }, 'the head cannot be re-signed without the key');
     });
 
-    t.test('without the master key the log cannot be verified', async (t) => {
-      const res = await runCli(['agents', 'verify-log', '--tenant', 'acme'], { DATABASE_URL: url });
-      t.not(res.code, 0);
-      t.match(res.stderr, /BASTION_MASTER_KEY/);
-    });
+    // A CLI check that does not depend on the backend: once.
+    if (backend === 'sqlite') {
+      t.test('without the master key the log cannot be verified', async (t) => {
+        const res = await runCli(['agents', 'verify-log', '--tenant', 'acme'], { DATABASE_URL: url });
+        t.not(res.code, 0);
+        t.match(res.stderr, /BASTION_MASTER_KEY/);
+      });
+    }
   });
 }

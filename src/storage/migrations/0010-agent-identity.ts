@@ -20,12 +20,13 @@ export function agentIdentity(options: { dialect: Dialect; activityKey?: Buffer 
   return {
     async up(raw: Kysely<unknown>): Promise<void> {
       const db = raw as unknown as Kysely<Database>;
-      await db.schema.alterTable('agent_log_heads').addColumn('legacy_seq', 'bigint', (c) => c.notNull().defaultTo(0)).execute();
-      await db.schema.alterTable('agent_log_heads').addColumn('mac', 'varchar(64)').execute();
+      // Checked before any change: SQLite runs migrations outside a transaction.
       const heads = await db.selectFrom('agent_log_heads').select(['tenant_id', 'seq', 'hash']).execute();
       if (heads.length > 0 && !options.activityKey) {
         throw new Error('migration 0010-agent-identity needs BASTION_MASTER_KEY: it seals the existing agent activity logs with a key derived from it');
       }
+      await db.schema.alterTable('agent_log_heads').addColumn('legacy_seq', 'bigint', (c) => c.notNull().defaultTo(0)).execute();
+      await db.schema.alterTable('agent_log_heads').addColumn('mac', 'varchar(64)').execute();
       for (const h of heads) {
         const head = { tenant_id: h.tenant_id, seq: Number(h.seq), hash: h.hash, legacy_seq: Number(h.seq) };
         await db.updateTable('agent_log_heads').set({ legacy_seq: head.legacy_seq, mac: headMac(options.activityKey!, head) }).where('tenant_id', '=', head.tenant_id).execute();
