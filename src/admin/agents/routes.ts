@@ -83,7 +83,7 @@ export async function agentRoutes(app: FastifyInstance): Promise<void> {
       didOrThrow(body.did, ['body', 'did']);
       refuseSpoofingName(body.display_name);
       const limits = limitsOrThrow(body.limits);
-      activityKeyOf(storage);
+      activityKeyOf(storage); // 503 without a master key, before the challenge is spent
       const signed = registrationSigningInput({ challenge: body.proof.challenge, did: body.did, tenant_id: tenantId });
       if (!(await verifiesFromDid(body.proof.signature, body.did, signed))) throw new BastionError('AGENT_PROOF_INVALID');
       const outcome = await createAgent(storage, { tenantId, displayName: body.display_name, did: body.did, limits, challenge: body.proof.challenge });
