@@ -38,7 +38,7 @@ export interface Gateway {
 
 export async function createServices(config: Config, logger: Logger): Promise<Services> {
   assertEvolutionConfig(config);
-  const storage = openStorage(config.databaseUrl);
+  const storage = openStorage(config.databaseUrl, { masterKey: config.masterKey });
   let revokedBootstrap: string[];
   try {
     await migrate(storage);

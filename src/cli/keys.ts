@@ -9,7 +9,7 @@ import { UsageError } from './main.js';
 
 export async function keysCommand(config: Config, argv: string[]): Promise<number> {
   const [sub, ...rest] = argv;
-  const storage = openStorage(config.databaseUrl);
+  const storage = openStorage(config.databaseUrl, { masterKey: config.masterKey });
   try {
     await migrate(storage);
     if (sub === 'create') {

@@ -29,7 +29,7 @@ export async function serveCommand(config: Config): Promise<number> {
 /** `npm start`: a fresh clone gets a tenant and a first key (printed once), then the gateway. */
 export async function quickstartCommand(config: Config): Promise<number> {
   if (config.apiKeys.length === 0 && !config.allowUnauthenticated) {
-    const storage = openStorage(config.databaseUrl);
+    const storage = openStorage(config.databaseUrl, { masterKey: config.masterKey });
     try {
       await migrate(storage);
       if ((await countActiveKeys(storage.db)) === 0) {

@@ -21,7 +21,7 @@ export async function tenantPolicyCommand(config: Config, argv: string[]): Promi
   if (!id || !TENANT_ID.test(id) || positionals.length > 1) throw new UsageError(POLICY_USAGE);
   const sets = (values.set ?? []) as string[];
   const unsets = (values.unset ?? []) as string[];
-  const storage = openStorage(config.databaseUrl);
+  const storage = openStorage(config.databaseUrl, { masterKey: config.masterKey });
   try {
     await migrate(storage);
     if (!(await findTenant(storage.db, id))) throw new UsageError(`no tenant ${id}`);

@@ -15,7 +15,7 @@ export async function tenantsCommand(config: Config, argv: string[]): Promise<nu
   const plan = values.plan ?? DEFAULT_PLAN;
   if (!id || !TENANT_ID.test(id)) throw new UsageError('tenants create needs an ID (1–64 of A-Z a-z 0-9 _ . -)');
   if (!isPlan(plan)) throw new UsageError(`--plan must be one of ${PLAN_NAMES.join(', ')}`);
-  const storage = openStorage(config.databaseUrl);
+  const storage = openStorage(config.databaseUrl, { masterKey: config.masterKey });
   try {
     await migrate(storage);
     if (await findTenant(storage.db, id)) throw new UsageError(`tenant ${id} already exists`);

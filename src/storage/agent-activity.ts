@@ -1,7 +1,20 @@
-import type { Kysely, Transaction } from 'kysely';
-import { GENESIS_HASH, firstBreak, recordHash, type ChainBreak } from '../agents/activity-chain.js';
+import type { Kysely } from 'kysely';
+import { GENESIS_HASH, firstBreak, headMac, recordMac, sameDigest, type ChainBreak } from '../agents/activity-chain.js';
+import { BastionError } from '../errors.js';
 import type { Dialect } from './database.js';
 import type { Database } from './schema.js';
+
+/** What appending needs: the dialect (row locks) and the chain key derived from BASTION_MASTER_KEY. */
+export interface ChainWriter {
+  dialect: Dialect;
+  activityKey?: Buffer;
+}
+
+/** No master key, no chain key: agents and payments refuse (503) rather than write records nobody can verify. */
+export function activityKeyOf(storage: { activityKey?: Buffer }): Buffer {
+  if (!storage.activityKey) throw new BastionError('ACTIVITY_KEY_UNAVAILABLE');
+  return storage.activityKey;
+}
 
 export interface ActivityEntry {
   agentId: string | null;
@@ -14,32 +27,39 @@ export interface ActivityEntry {
 /**
  * Appends one record to the tenant's chain inside the caller's transaction. The tenant's head row is locked first
  * (PostgreSQL: `FOR UPDATE`, after an insert that waits on a concurrent first insert; SQLite: one connection, so
- * transactions never interleave), so concurrent appends queue up and every record links to the one before it.
+ * transactions never interleave), so concurrent appends queue up and every record links to the one before it. The
+ * record's hash is its HMAC under the chain key, and the head's MAC is renewed, unless the head failed its own
+ * check: then the new records are chained and keyed as usual but the bad MAC is kept, so the evidence never heals.
  */
-export async function appendActivity(trx: Transaction<Database>, dialect: Dialect, tenantId: string, entry: ActivityEntry, now = Date.now()): Promise<number> {
+export async function appendActivity(trx: Kysely<Database>, storage: ChainWriter, tenantId: string, entry: ActivityEntry, now = Date.now()): Promise<number> {
+  const key = activityKeyOf(storage);
+  const genesis = { tenant_id: tenantId, seq: 0, hash: GENESIS_HASH, legacy_seq: 0 };
   await trx
     .insertInto('agent_log_heads')
-    .values({ tenant_id: tenantId, seq: 0, hash: GENESIS_HASH })
+    .values({ ...genesis, mac: headMac(key, genesis) })
     .onConflict((oc) => oc.column('tenant_id').doNothing())
     .execute();
-  const head = await trx
+  const stored = await trx
     .selectFrom('agent_log_heads')
-    .select(['seq', 'hash'])
+    .select(['seq', 'hash', 'legacy_seq', 'mac'])
     .where('tenant_id', '=', tenantId)
-    .$if(dialect === 'postgres', (q) => q.forUpdate())
+    .$if(storage.dialect === 'postgres', (q) => q.forUpdate())
     .executeTakeFirstOrThrow();
+  const head = { tenant_id: tenantId, seq: Number(stored.seq), hash: stored.hash, legacy_seq: Number(stored.legacy_seq) };
+  const headIntact = sameDigest(stored.mac, headMac(key, head));
   const record = {
     tenant_id: tenantId,
-    seq: Number(head.seq) + 1,
+    seq: head.seq + 1,
     agent_id: entry.agentId,
     kind: entry.kind,
     detail: JSON.stringify(entry.detail),
     created_at: now,
     prev_hash: head.hash,
   };
-  const hash = recordHash(record);
+  const hash = recordMac(key, record);
   await trx.insertInto('agent_activity').values({ ...record, hash }).execute();
-  await trx.updateTable('agent_log_heads').set({ seq: record.seq, hash }).where('tenant_id', '=', tenantId).execute();
+  const mac = headIntact ? headMac(key, { ...head, seq: record.seq, hash }) : stored.mac;
+  await trx.updateTable('agent_log_heads').set({ seq: record.seq, hash, mac }).where('tenant_id', '=', tenantId).execute();
   return record.seq;
 }
 
@@ -73,9 +93,11 @@ export interface VerifyResult {
   first_break?: ChainBreak;
 }
 
-/** Re-hashes the tenant's whole chain in pages of 1000 and reports the first broken link. */
-export async function verifyActivityLog(db: Kysely<Database>, tenantId: string): Promise<VerifyResult> {
-  const head = await db.selectFrom('agent_log_heads').select(['seq', 'hash']).where('tenant_id', '=', tenantId).executeTakeFirst();
+/** Re-computes the tenant's whole chain with the chain key in pages of 1000 and reports the first broken link. */
+export async function verifyActivityLog(storage: { db: Kysely<Database>; activityKey?: Buffer }, tenantId: string): Promise<VerifyResult> {
+  const key = activityKeyOf(storage);
+  const { db } = storage;
+  const head = await db.selectFrom('agent_log_heads').select(['seq', 'hash', 'legacy_seq', 'mac']).where('tenant_id', '=', tenantId).executeTakeFirst();
   const all = [];
   let after = 0;
   for (;;) {
@@ -91,6 +113,6 @@ export async function verifyActivityLog(db: Kysely<Database>, tenantId: string):
     if (page.length < 1000) break;
     after = Number(page[page.length - 1].seq);
   }
-  const broken = firstBreak(all, head ? { seq: Number(head.seq), hash: head.hash } : { seq: 0, hash: GENESIS_HASH });
+  const broken = firstBreak(key, all, head ? { tenant_id: tenantId, seq: Number(head.seq), hash: head.hash, legacy_seq: Number(head.legacy_seq), mac: head.mac } : undefined);
   return { tenant_id: tenantId, records: all.length, intact: broken === undefined, ...(broken ? { first_break: broken } : {}) };
 }

@@ -24,13 +24,13 @@ export async function recordQuote(storage: Storage, quote: Quote, quoteHash: str
         used_at: null,
       })
       .execute();
-    await appendActivity(trx, storage.dialect, quote.tenant_id, { agentId: quote.agent_id, kind: 'quote.issued', detail: { quote_id: quote.quote_id, quote_hash: quoteHash, item: quote.item, payee: quote.payee, amount: quote.amount, currency: quote.currency } }, now);
+    await appendActivity(trx, storage, quote.tenant_id, { agentId: quote.agent_id, kind: 'quote.issued', detail: { quote_id: quote.quote_id, quote_hash: quoteHash, item: quote.item, payee: quote.payee, amount: quote.amount, currency: quote.currency } }, now);
   });
 }
 
 /** A refused quote request leaves its record too (the agent id only when it is one of the tenant's agents). */
 export async function recordQuoteRefusal(storage: Storage, tenantId: string, agent: AgentRow | undefined, reason: string, item: string, now: number): Promise<void> {
-  await storage.db.transaction().execute((trx) => appendActivity(trx, storage.dialect, tenantId, { agentId: agent?.agent_id ?? null, kind: 'quote.refused', detail: { reason, item } }, now));
+  await storage.db.transaction().execute((trx) => appendActivity(trx, storage, tenantId, { agentId: agent?.agent_id ?? null, kind: 'quote.refused', detail: { reason, item } }, now));
 }
 
 /** What the agent has spent (used quotes) in `currency` since each instant, in minor units. */

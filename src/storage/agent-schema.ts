@@ -10,6 +10,10 @@ export interface AgentLogHeadsTable {
   tenant_id: string;
   seq: number;
   hash: string;
+  /** Migration 0010: records 1..legacy_seq predate the keyed chain (plain SHA-256); 0 for chains keyed from the start. */
+  legacy_seq: number;
+  /** HMAC of (tenant_id, seq, hash, legacy_seq) under the chain key; null only if never sealed (reported as tampered). */
+  mac: string | null;
 }
 
 /** A chain record as the pure core hashes it, plus its own hash (detail: metadata only, never content or credentials). */
@@ -49,7 +53,16 @@ export interface GatewaySigningKeysTable {
   created_at: number;
 }
 
+/** A registration challenge (migration 0010): stored as its SHA-256, bound to one tenant and one DID, single-use. */
+export interface AgentChallengesTable {
+  challenge_hash: string;
+  tenant_id: string;
+  did: string;
+  expires_at: number;
+}
+
 export interface AgentTables {
+  agent_challenges: AgentChallengesTable;
   agents: AgentsTable;
   agent_log_heads: AgentLogHeadsTable;
   agent_activity: AgentActivityTable;

@@ -3,6 +3,7 @@ import { dirname, resolve } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
+import { chainKey } from '../agents/activity-chain.js';
 import { migrationProvider } from './migrations/index.js';
 import type { Database } from './schema.js';
 
@@ -13,6 +14,8 @@ export interface Storage {
   dialect: Dialect;
   /** Cheap liveness query for /readyz. */
   ping(): Promise<void>;
+  /** The activity chain's HMAC key, derived from BASTION_MASTER_KEY (never stored); absent without a master key. */
+  activityKey?: Buffer;
   /** SQLite only: changes when another connection (the CLI) committed a write. */
   externalWrites?: () => number;
   close(): Promise<void>;
@@ -21,9 +24,9 @@ export interface Storage {
 // int8 (COUNT, bigint columns) arrives as a string by default; our values fit in a double.
 pg.types.setTypeParser(20, (v) => Number(v));
 
-export function openStorage(url: string): Storage {
-  if (url.startsWith('sqlite:')) return openSqlite(url.slice('sqlite:'.length));
-  return openPostgres(url);
+export function openStorage(url: string, options: { masterKey?: Buffer } = {}): Storage {
+  const storage = url.startsWith('sqlite:') ? openSqlite(url.slice('sqlite:'.length)) : openPostgres(url);
+  return options.masterKey ? { ...storage, activityKey: chainKey(options.masterKey) } : storage;
 }
 
 function openSqlite(path: string): Storage {
@@ -65,7 +68,7 @@ function openPostgres(url: string): Storage {
 }
 
 export async function migrate(storage: Storage): Promise<string[]> {
-  const migrator = new Migrator({ db: storage.db, provider: migrationProvider });
+  const migrator = new Migrator({ db: storage.db, provider: migrationProvider(storage) });
   const { error, results } = await migrator.migrateToLatest();
   if (error) throw error;
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);

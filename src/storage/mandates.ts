@@ -73,7 +73,7 @@ export async function executeMandate(storage: Storage, req: MandateRequest, now 
     const outcome = await decide(trx, storage, req, now);
     await appendActivity(
       trx,
-      storage.dialect,
+      storage,
       req.tenantId,
       'approved' in outcome
         ? { agentId: req.agentId, kind: 'mandate.approved', detail: { quote_id: outcome.approved.quote_id, quote_hash: req.quoteHash, amount: outcome.approved.amount, currency: outcome.approved.currency, payee: outcome.approved.payee } }

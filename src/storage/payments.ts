@@ -1,16 +1,18 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Kysely, Transaction } from 'kysely';
 import { agentRefusal, spendLimits, type AgentRow } from '../agents/agent.js';
+import { checkEntitlement } from '../auth/entitlements.js';
 import { spendRefusal, spendWindows, type SpendRefusal } from '../agents/limits.js';
 import { toDecimal } from '../agents/money.js';
 import type { CatalogueItem } from '../payments/catalogue.js';
 import { appendActivity } from './agent-activity.js';
 import { spentSince } from './agent-quotes.js';
-import { lockAgent } from './agents.js';
+import { activeAgentByDid, lockAgent, newestAgentByDid } from './agents.js';
 import type { Storage } from './database.js';
 import type { Database } from './schema.js';
+import { findTenant } from './tenants.js';
 
-export type ChargeRefusal = 'X402_AGENT_UNKNOWN' | 'X402_AGENT_AMBIGUOUS' | 'X402_REPLAYED' | 'AGENT_REVOKED' | 'AGENT_EXPIRED' | SpendRefusal;
+export type ChargeRefusal = 'X402_AGENT_UNKNOWN' | 'X402_REPLAYED' | 'AGENT_REVOKED' | 'AGENT_EXPIRED' | 'AGENT_ADDON_LAPSED' | SpendRefusal;
 
 export interface Charge {
   tenantId: string;
@@ -28,20 +30,26 @@ export const L402_LOG_TENANT = 'default';
 
 const replayKey = (...parts: string[]) => createHash('sha256').update(parts.join('\u0000')).digest('hex');
 
-/** The one agent a did:key pays as: the active registration, or a revoked one (refused), never a guess among two. */
-async function payerOf(db: Kysely<Database>, did: string): Promise<AgentRow | 'X402_AGENT_UNKNOWN' | 'X402_AGENT_AMBIGUOUS'> {
-  const rows = (await db.selectFrom('agents').selectAll().where('did', '=', did).orderBy('created_at', 'desc').limit(50).execute()) as AgentRow[];
-  const active = rows.filter((r) => r.status === 'active');
-  if (active.length > 1) return 'X402_AGENT_AMBIGUOUS';
-  return active[0] ?? rows[0] ?? 'X402_AGENT_UNKNOWN';
+/**
+ * The one agent a did:key pays as: its active registration (one at most, by the partial unique index), else its
+ * newest revoked one, whose refusal is recorded in that tenant's log. No row count decides anything.
+ */
+async function payerOf(db: Kysely<Database>, did: string): Promise<AgentRow | 'X402_AGENT_UNKNOWN'> {
+  return (await activeAgentByDid(db, did)) ?? (await newestAgentByDid(db, did)) ?? 'X402_AGENT_UNKNOWN';
+}
+
+/** Paying follows the entitlement: the agent's tenant must hold the `agents` add-on (and its tier) at the time of the call. */
+async function tenantMayPay(db: Kysely<Database>, tenantId: string): Promise<boolean> {
+  const tenant = await findTenant(db, tenantId);
+  return tenant !== undefined && checkEntitlement(tenant, { addon: 'agents' }).ok;
 }
 
 /**
  * Charges one x402 call in ONE transaction: lock the payer's agent row (PostgreSQL `FOR UPDATE`; SQLite never
- * interleaves transactions), check its status, that the nonce was never used, and its limits counting every earlier
- * spend; then insert the nonce (the unique key is the last guard against a replay), the spend (a used quote row, which
- * is what mandates spend too, so limits see both) and the `mcp.paid` record. Concurrent uses of one nonce queue on the
- * agent row: exactly one is charged. A refusal of a known agent commits its `mcp.payment_refused` record and nothing else.
+ * interleaves transactions), check its status, that its tenant still holds the agents add-on, that the nonce was never
+ * used, and its limits counting every earlier spend; then insert the nonce (the unique key is the last guard against a
+ * replay), the spend (a used quote row, which is what mandates spend too, so limits see both) and the `mcp.paid`
+ * record. Concurrent uses of one nonce queue on the agent row: exactly one is charged. A refusal of a known agent commits its `mcp.payment_refused` record and nothing else.
  */
 export async function chargeX402(storage: Storage, req: { did: string; nonce: string; nonceExpiresAt: number; tool: string; item: CatalogueItem }, now = Date.now()): Promise<{ charged: Charge } | { refused: ChargeRefusal }> {
   return storage.db.transaction().execute(async (trx) => {
@@ -52,7 +60,7 @@ export async function chargeX402(storage: Storage, req: { did: string; nonce: st
     const detail = { tool: req.tool, scheme: 'x402', item: req.item.item, nonce_ref: key.slice(0, 16) };
     await appendActivity(
       trx,
-      storage.dialect,
+      storage,
       payer.tenant_id,
       'charged' in outcome
         ? { agentId: payer.agent_id, kind: 'mcp.paid', detail: { ...detail, amount: outcome.charged.amount, currency: outcome.charged.currency, payee: req.item.payee } }
@@ -68,6 +76,7 @@ async function decide(trx: Transaction<Database>, storage: Storage, payer: Agent
   if (!agent) return { refused: 'X402_AGENT_UNKNOWN' };
   const blocked = agentRefusal(agent, now);
   if (blocked) return { refused: blocked };
+  if (!(await tenantMayPay(trx, agent.tenant_id))) return { refused: 'AGENT_ADDON_LAPSED' };
   const seen = await trx.selectFrom('payment_nonces').select('replay_key').where('replay_key', '=', key).executeTakeFirst();
   if (seen) return { refused: 'X402_REPLAYED' };
   // The spend row carries the same key and is never swept: a nonce whose replay row is gone (a sweep on a replica whose
@@ -104,7 +113,7 @@ export async function consumeL402(storage: Storage, req: { paymentHash: string; 
       .executeTakeFirst();
     const fresh = Number(inserted.numInsertedOrUpdatedRows ?? 0) === 1;
     const detail = { tool: req.tool, scheme: 'l402', payment_hash: req.paymentHash, amount_sat: req.amountSat };
-    await appendActivity(trx, storage.dialect, L402_LOG_TENANT, fresh ? { agentId: null, kind: 'mcp.paid', detail } : { agentId: null, kind: 'mcp.payment_refused', detail: { ...detail, reason: 'L402_REPLAYED' } }, now);
+    await appendActivity(trx, storage, L402_LOG_TENANT, fresh ? { agentId: null, kind: 'mcp.paid', detail } : { agentId: null, kind: 'mcp.payment_refused', detail: { ...detail, reason: 'L402_REPLAYED' } }, now);
     return fresh ? 'consumed' : 'L402_REPLAYED';
   });
 }

@@ -2,7 +2,7 @@ import t from 'tap';
 import { axeViolations, launchChromium, needsChromium, screenshot } from '../helpers/browser.js';
 import { startTestGateway } from '../helpers/gateway.js';
 import { changeEntitlements } from '../../src/storage/tenants.js';
-import { agentKeys, limits } from '../agents/helpers.js';
+import { agentKeys, limits, registerAgent } from '../agents/helpers.js';
 import { call } from '../helpers/http.js';
 import { MASTER_KEY, PASSWORD, account, bearer, login, totpCode } from '../helpers/portal.js';
 
@@ -122,7 +122,8 @@ t.test('the console in Chromium: locked out, forgot and reset password, key edit
 
   // Agents, once the tenant has the add-on: the list, the activity chain's metadata, and a revocation.
   await changeEntitlements(gw.services.storage.db, heidi.tenant_id, () => ({ plan: 'professional', addons: ['agents'] }));
-  const registered = await call(`${gw.adminUrl}/agents`, { headers: bearer(heidi.access), body: { display_name: 'buyer bot', did: agentKeys().did, limits: limits() } });
+  const agentKeyPair = agentKeys();
+  const registered = await registerAgent(gw.adminUrl, bearer(heidi.access), { display_name: 'buyer bot', did: agentKeyPair.did, limits: limits() }, agentKeyPair.privateKey);
   t.equal(registered.status, 201, 'an agent registered with the portal bearer');
   await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Agents' }).click();
   await heading('Agents');

@@ -3,8 +3,9 @@ import { databaseUrl, needs, type StorageBackend } from '../helpers/backends.js'
 import { startTestGateway } from '../helpers/gateway.js';
 import { call } from '../helpers/http.js';
 import { changeEntitlements } from '../../src/storage/tenants.js';
-import { bearer, errorCodeOf, login, register as registerAccount } from '../helpers/portal.js';
-import { agentKeys, entitledKey, limits } from './helpers.js';
+import { MASTER_KEY, bearer, errorCodeOf, login, register as registerAccount } from '../helpers/portal.js';
+import { agentKeys, entitledKey, limits, registerAgent } from './helpers.js';
+import type { KeyObject } from 'node:crypto';
 
 interface Agent {
   agent_id: string;
@@ -25,15 +26,27 @@ interface Activity {
 
 for (const backend of ['sqlite', 'postgres'] as StorageBackend[]) {
   t.test(`${backend}: agents life cycle, limits validation and tenant isolation`, backend === 'postgres' ? await needs('postgres') : {}, async (t) => {
-    const gw = await startTestGateway(t, { databaseUrl: await databaseUrl(t, backend) });
+    const gw = await startTestGateway(t, { databaseUrl: await databaseUrl(t, backend), config: { masterKey: MASTER_KEY } });
     const acme = await entitledKey(gw, 'acme');
     const globex = await entitledKey(gw, 'globex');
     const as = (key: string) => ({ 'x-api-key': key });
     const url = (path: string) => `${gw.adminUrl}/agents${path}`;
-    const register = (key: string, body: unknown) => call(url(''), { headers: as(key), body });
+    // Every DID made here keeps its private key, so registrations carry a real proof of possession; a DID that is
+    // not an agent's (the 422 cases) gets a well-formed proof that the body's other faults are found before.
+    const keyring = new Map<string, KeyObject>();
+    const newDid = () => {
+      const k = agentKeys();
+      keyring.set(k.did, k.privateKey);
+      return k.did;
+    };
+    const register = (key: string, body: Record<string, unknown>) => {
+      const privateKey = keyring.get(body.did as string);
+      if (privateKey) return registerAgent(gw.adminUrl, as(key), body as { display_name: string; did: string; limits: unknown }, privateKey);
+      return call(url(''), { headers: as(key), body: { ...body, proof: { challenge: 'A'.repeat(43), signature: 'a.b.c' } } });
+    };
 
     t.test('register, list, update limits, revoke: each step in the hash-chained activity log', async (t) => {
-      const { did } = agentKeys();
+      const did = newDid();
       const created = await register(acme, { display_name: 'buyer bot', did, limits: limits({ expires_at: '2099-01-01T00:00:00Z' }) });
       t.equal(created.status, 201);
       const agent = created.json<Agent>();
@@ -70,8 +83,8 @@ for (const backend of ['sqlite', 'postgres'] as StorageBackend[]) {
 
     t.test('revoke-all revokes every active agent of the tenant only, and says how many', async (t) => {
       const ids = [];
-      for (let i = 0; i < 3; i++) ids.push((await register(acme, { display_name: `a${i}`, did: agentKeys().did, limits: limits() })).json<Agent>().agent_id);
-      const other = (await register(globex, { display_name: 'g', did: agentKeys().did, limits: limits() })).json<Agent>();
+      for (let i = 0; i < 3; i++) ids.push((await register(acme, { display_name: `a${i}`, did: newDid(), limits: limits() })).json<Agent>().agent_id);
+      const other = (await register(globex, { display_name: 'g', did: newDid(), limits: limits() })).json<Agent>();
       const res = await call(url('/revoke-all'), { method: 'POST', headers: as(acme) });
       t.equal(res.status, 200);
       const body = res.json<{ revoked: number; agent_ids: string[] }>();
@@ -83,7 +96,7 @@ for (const backend of ['sqlite', 'postgres'] as StorageBackend[]) {
     });
 
     t.test("another tenant: 403 for its tenant_id (existing or not), 404 for its agents", async (t) => {
-      const theirs = (await register(globex, { display_name: 'g2', did: agentKeys().did, limits: limits() })).json<Agent>();
+      const theirs = (await register(globex, { display_name: 'g2', did: newDid(), limits: limits() })).json<Agent>();
       for (const tenant of ['globex', 'no-such-tenant']) {
         for (const [method, path] of [['GET', ''], ['GET', '/activity'], ['POST', '/revoke-all']]) {
           const res = await call(url(`${path}?tenant_id=${tenant}`), { method, headers: as(acme) });
@@ -109,9 +122,9 @@ for (const backend of ['sqlite', 'postgres'] as StorageBackend[]) {
     });
 
     t.test('every field bounded: 422 in the validation shape', async (t) => {
-      const good = { display_name: 'ok', did: agentKeys().did, limits: limits() };
+      const good = { display_name: 'ok', did: newDid(), limits: limits() };
       const p256Did = 'did:key:zDnaerDaTF5BXEavCrfRZEk316dpbLsfPDZ3WJ5hRTPFU2169'; // a P-256 did:key: wrong multicodec
-      const bad: [string, unknown][] = [
+      const bad: [string, Record<string, unknown>][] = [
         ['float amount', { ...good, limits: limits({ daily: 5 }) }],
         ['three decimals', { ...good, limits: limits({ per_transaction: '0.001' }) }],
         ['negative', { ...good, limits: limits({ daily: '-1' }) }],
@@ -145,7 +158,7 @@ for (const backend of ['sqlite', 'postgres'] as StorageBackend[]) {
     t.test('the largest limits allowed are stored and logged (PostgreSQL enforces column lengths)', async (t) => {
       const payees = Array.from({ length: 50 }, (_, i) => `${'p'.repeat(60)}:${String(i).padStart(3, '0')}`);
       const big = limits({ per_transaction: '999999999999.99', daily: '999999999999.99', monthly: '999999999999.99', allowed_payees: payees, expires_at: '2099-12-31T23:59:59.999Z' });
-      const created = await register(acme, { display_name: 'x'.repeat(128), did: agentKeys().did, limits: big });
+      const created = await register(acme, { display_name: 'x'.repeat(128), did: newDid(), limits: big });
       t.equal(created.status, 201, created.body);
       const id = created.json<Agent>().agent_id;
       const updated = await call(url(`/${id}`), { method: 'PUT', headers: as(acme), body: { display_name: 'y'.repeat(128), limits: { ...big, allowed_payees: [...payees].reverse() } } });
@@ -159,7 +172,8 @@ for (const backend of ['sqlite', 'postgres'] as StorageBackend[]) {
       const ids = await registerAccount(gw.adminUrl, 'agents-owner@example.com');
       await changeEntitlements(gw.services.storage.db, ids.tenant_id, () => ({ plan: 'professional', addons: ['agents'] }));
       const { access } = await login(gw.adminUrl, 'agents-owner@example.com');
-      const created = await call(url(''), { headers: bearer(access), body: { display_name: 'console bot', did: agentKeys().did, limits: limits() } });
+      const keys = agentKeys();
+      const created = await registerAgent(gw.adminUrl, bearer(access), { display_name: 'console bot', did: keys.did, limits: limits() }, keys.privateKey);
       t.equal(created.status, 201, created.body);
       t.equal(created.json<Agent>().tenant_id, ids.tenant_id);
       const mine = (await call(url(''), { headers: bearer(access) })).json<Agent[]>();

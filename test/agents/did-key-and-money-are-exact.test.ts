@@ -2,7 +2,7 @@ import t from 'tap';
 import { didFromEd25519, ed25519FromDid } from '../../src/agents/did-key.js';
 import { spendRefusal } from '../../src/agents/limits.js';
 import { toDecimal, toMinor } from '../../src/agents/money.js';
-import { firstBreak, recordHash, GENESIS_HASH } from '../../src/agents/activity-chain.js';
+import { chainKey, firstBreak, headMac, recordHash, recordMac, GENESIS_HASH } from '../../src/agents/activity-chain.js';
 
 t.test('did:key: the W3C example decodes to its Ed25519 key and back; other keys are refused', async (t) => {
   const example = 'did:key:z6MkhaXgBZDvotDkL5257faiztiGiC2QtKLGpbnnEGta2doK';
@@ -38,15 +38,30 @@ t.test('limits: each boundary is inclusive and the first broken limit is named',
   t.equal(spendRefusal({ ...limits, allowedPayees: ['tool:redact'] }, { day: 0, month: 0 }, buy(1, { item: 'tool:redact', payee: 'x' })), undefined, 'an allowed item');
 });
 
-t.test('chain: a record changed anywhere breaks at that record', async (t) => {
-  const records = [];
-  let prev = GENESIS_HASH;
-  for (let seq = 1; seq <= 3; seq++) {
-    const r = { tenant_id: 'acme', seq, agent_id: null, kind: 'k', detail: '{}', created_at: seq, prev_hash: prev };
-    prev = recordHash(r);
-    records.push({ ...r, hash: prev });
-  }
-  t.equal(firstBreak(records, { seq: 3, hash: prev }), undefined);
-  t.same(firstBreak(records.map((r) => (r.seq === 2 ? { ...r, kind: 'other' } : r))), { seq: 2, reason: 'hash_mismatch' });
-  t.same(firstBreak([records[0], records[2]]), { seq: 2, reason: 'seq_gap' });
+t.test('chain: keyed records; a change anywhere breaks at that record, a re-hash without the key too', async (t) => {
+  const key = chainKey(Buffer.alloc(32, 1));
+  t.not(key.toString('hex'), chainKey(Buffer.alloc(32, 2)).toString('hex'), 'each master key its own chain key');
+  const build = (hashOf: (r: Parameters<typeof recordHash>[0]) => string) => {
+    const records = [];
+    let prev = GENESIS_HASH;
+    for (let seq = 1; seq <= 3; seq++) {
+      const r = { tenant_id: 'acme', seq, agent_id: null, kind: 'k', detail: '{}', created_at: seq, prev_hash: prev };
+      prev = hashOf(r);
+      records.push({ ...r, hash: prev });
+    }
+    return { records, head: (legacy_seq: number) => ({ tenant_id: 'acme', seq: 3, hash: prev, legacy_seq }) };
+  };
+  const keyed = build((r) => recordMac(key, r));
+  const head = keyed.head(0);
+  t.equal(firstBreak(key, keyed.records, { ...head, mac: headMac(key, head) }), undefined);
+  t.same(firstBreak(key, keyed.records.map((r) => (r.seq === 2 ? { ...r, kind: 'other' } : r)), { ...head, mac: headMac(key, head) }), { seq: 2, reason: 'hash_mismatch' });
+  t.same(firstBreak(key, [keyed.records[0], keyed.records[2]], { ...head, mac: headMac(key, head) }), { seq: 2, reason: 'seq_gap' });
+
+  const plain = build(recordHash);
+  const forged = plain.head(0);
+  t.same(firstBreak(key, plain.records, { ...forged, mac: headMac(Buffer.alloc(32), forged) }), { seq: 1, reason: 'hash_mismatch' }, 'plain SHA-256 is not the keyed hash');
+  const legacy = plain.head(3);
+  t.equal(firstBreak(key, plain.records, { ...legacy, mac: headMac(key, legacy) }), undefined, 'records sealed as legacy verify as plain SHA-256');
+  t.same(firstBreak(key, plain.records, { ...legacy, mac: null }), { seq: 3, reason: 'head_mismatch' }, 'an unsealed head is not trusted');
+  t.same(firstBreak(key, keyed.records.slice(0, 2), { ...head, seq: 2, hash: keyed.records[1].hash, mac: head.hash }), { seq: 2, reason: 'head_mismatch' }, 'a head moved back without the key');
 });

@@ -1,9 +1,11 @@
 import t from 'tap';
 import { migrate, openStorage } from '../../src/storage/database.js';
 import { executeMandate } from '../../src/storage/mandates.js';
+import { issueChallenge } from '../../src/storage/agent-challenges.js';
 import { createAgent } from '../../src/storage/agents.js';
 import { ensureTenant } from '../../src/storage/tenants.js';
 import { databaseUrl, needs, type StorageBackend } from '../helpers/backends.js';
+import { MASTER_KEY } from '../helpers/portal.js';
 
 // The monthly limit can only differ from the daily one across days, so this runs the one-transaction decision at fixed
 // instants (the 2nd and the 15th of a month, UTC) instead of the wall clock.
@@ -13,12 +15,17 @@ const NEXT_MONTH = Date.UTC(2026, 6, 1, 0, 0, 0, 1);
 
 for (const backend of ['sqlite', 'postgres'] as StorageBackend[]) {
   t.test(`${backend}: the monthly limit counts spend of earlier days of the UTC month, and a new month starts at 0`, backend === 'postgres' ? await needs('postgres') : {}, async (t) => {
-    const storage = openStorage(await databaseUrl(t, backend));
+    const storage = openStorage(await databaseUrl(t, backend), { masterKey: MASTER_KEY });
     t.teardown(() => storage.close());
     await migrate(storage);
     await ensureTenant(storage.db, 'acme', 'professional');
     const limits = { currency: 'USD', max_per_transaction: 100, max_daily: 100, max_monthly: 150, allowed_payees: '["bastion:tools"]', expires_at: null };
-    const agent = (await createAgent(storage, { tenantId: 'acme', displayName: 'm', did: 'did:key:z6MkhaXgBZDvotDkL5257faiztiGiC2QtKLGpbnnEGta2doK', limits }, DAY2))!;
+    const did = 'did:key:z6MkhaXgBZDvotDkL5257faiztiGiC2QtKLGpbnnEGta2doK';
+    // The route checks the proof's signature; storage only spends the challenge.
+    const { challenge } = (await issueChallenge(storage.db, 'acme', did, DAY2))!;
+    const created = await createAgent(storage, { tenantId: 'acme', displayName: 'm', did, limits, challenge }, DAY2);
+    if (!('agent' in created)) throw new Error(`not created: ${created.refused}`);
+    const agent = created.agent;
     let n = 0;
     const spend = async (amount: number, now: number) => {
       n += 1;

@@ -5,7 +5,7 @@ import { databaseUrl, needs, type StorageBackend } from '../helpers/backends.js'
 import { startTestGateway } from '../helpers/gateway.js';
 import { call } from '../helpers/http.js';
 import { MASTER_KEY, errorCodeOf } from '../helpers/portal.js';
-import { agentKeys, entitledKey, limits, signMandate } from './helpers.js';
+import { agentKeys, entitledKey, limits, registerAgent, signMandate } from './helpers.js';
 
 interface QuoteReply {
   quote: { quote_id: string; amount: string; currency: string; payee: string; agent_id: string; expires_at: string; issued_at: string };
@@ -26,7 +26,7 @@ for (const backend of ['sqlite', 'postgres'] as StorageBackend[]) {
 
     async function newAgent(key = acme, over: Record<string, unknown> = {}) {
       const keys = agentKeys();
-      const res = await call(`${gw.adminUrl}/agents`, { headers: as(key), body: { display_name: 'bot', did: keys.did, limits: limits(over) } });
+      const res = await registerAgent(gw.adminUrl, as(key), { display_name: 'bot', did: keys.did, limits: limits(over) }, keys.privateKey);
       t.equal(res.status, 201);
       return { ...keys, agentId: res.json<{ agent_id: string }>().agent_id };
     }

@@ -89,7 +89,7 @@ for (const backend of ['sqlite', 'postgres'] as StorageBackend[]) {
   t.test(`${backend}: migration 0005 keeps a rule made before it to its own tenant`, backend === 'postgres' ? await needs('postgres') : {}, async (t) => {
     const storage = openStorage(await databaseUrl(t, backend));
     t.teardown(() => storage.close());
-    const migrator = new Migrator({ db: storage.db, provider: migrationProvider });
+    const migrator = new Migrator({ db: storage.db, provider: migrationProvider(storage) });
     t.notOk((await migrator.migrateTo('0004-tenant-policies')).error);
     const db = storage.db as unknown as import('kysely').Kysely<Record<string, Record<string, unknown>>>;
     const legacy = { ...rule('evo_old', 'active', 1), updated_at: 1 };

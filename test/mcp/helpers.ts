@@ -5,7 +5,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { call, type Reply } from '../helpers/http.js';
 import type { TestGateway } from '../helpers/gateway.js';
-import { agentKeys, entitledKey, limits } from '../agents/helpers.js';
+import { agentKeys, entitledKey, limits, registerAgent } from '../agents/helpers.js';
 
 export const resourceOf = (tool: string) => `urn:bastion:mcp:tool:${tool}`;
 
@@ -58,7 +58,7 @@ export async function mcpClient(gw: TestGateway, headers: Record<string, string>
 export async function registeredAgent(gw: TestGateway, tenant: string, over: Record<string, unknown> = {}) {
   const key = await entitledKey(gw, tenant);
   const keys = agentKeys();
-  const res = await call(`${gw.adminUrl}/agents`, { headers: { 'x-api-key': key }, body: { display_name: 'buyer', did: keys.did, limits: limits(over) } });
+  const res = await registerAgent(gw.adminUrl, { 'x-api-key': key }, { display_name: 'buyer', did: keys.did, limits: limits(over) }, keys.privateKey);
   if (res.status !== 201) throw new Error(`agent registration failed: ${res.status} ${res.body}`);
   return { ...keys, key, agentId: res.json<{ agent_id: string }>().agent_id };
 }

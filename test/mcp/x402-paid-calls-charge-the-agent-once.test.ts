@@ -90,7 +90,7 @@ for (const backend of ['sqlite', 'postgres'] as StorageBackend[]) {
       t.equal(codeOf(again), 'BASTION_ERR_X402_REPLAYED');
       const log = await activity(agent.key, agent.agentId);
       t.equal(log.filter((r) => r.kind === 'mcp.paid').length, 1);
-      t.match(await verifyActivityLog(db, 'replay'), { intact: true, records: 22 }, 'registration, 1 paid, 20 refused: one gapless chain');
+      t.match(await verifyActivityLog(gw.services.storage, 'replay'), { intact: true, records: 22 }, 'registration, 1 paid, 20 refused: one gapless chain');
     });
 
     t.test('headers that cannot be decoded are 422', async (t) => {

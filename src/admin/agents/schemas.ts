@@ -34,12 +34,34 @@ export const Limits = Type.Object(
   },
   { additionalProperties: false, description: 'per_transaction ≤ daily ≤ monthly (else 422)' },
 );
-const DisplayName = Type.String({ minLength: 1, maxLength: 128, pattern: '^[^\\u0000-\\u001f\\u007f]+$' });
+const DisplayName = Type.String({
+  minLength: 1,
+  maxLength: 128,
+  pattern: '^[^\\u0000-\\u001f\\u007f]+$',
+  description: 'Shown in the console and the activity log. Bidi override/isolate controls (U+202A–U+202E, U+2066–U+2069) and unpaired surrogates → 400 DISPLAY_NAME_INVALID',
+});
+const Did = Type.String({ pattern: DID_KEY_PATTERN, maxLength: 128, description: "The agent's Ed25519 public key as did:key (multicodec 0xed01 + 32 bytes, base58btc). The gateway never sees the private key" });
+const Challenge = Type.String({ pattern: '^[A-Za-z0-9_-]{43}$', description: 'From POST /agents/challenge' });
+export const ChallengeBody = Type.Object({ did: Did }, { additionalProperties: false });
+export const ChallengeResponse = Type.Object({
+  challenge: Challenge,
+  did: Type.String(),
+  tenant_id: Type.String(),
+  expires_at: Type.String({ format: 'date-time', description: '5 minutes from now; one registration only' }),
+  signing_input: Type.String({ description: 'The exact bytes to sign (RFC 8785 canonical JSON of challenge, did, purpose `bastion:agent-registration`, tenant_id)' }),
+});
 export const RegisterBody = Type.Object(
   {
     display_name: DisplayName,
-    did: Type.String({ pattern: DID_KEY_PATTERN, maxLength: 128, description: "The agent's Ed25519 public key as did:key (multicodec 0xed01 + 32 bytes, base58btc). The gateway never sees the private key" }),
+    did: Did,
     limits: Limits,
+    proof: Type.Object(
+      {
+        challenge: Challenge,
+        signature: Type.String({ maxLength: 1024, pattern: '^[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]+$', description: 'Compact JWS, alg EdDSA, by the key the did:key encodes, whose payload is exactly signing_input' }),
+      },
+      { additionalProperties: false, description: 'Proof that the caller holds the private key of `did`: without it anyone could claim any DID' },
+    ),
   },
   { additionalProperties: false },
 );
@@ -72,8 +94,13 @@ export const ActivityRecord = Type.Object({
   kind: Type.String({ description: 'agent.registered, agent.limits_changed, agent.revoked, quote.issued, quote.refused, mandate.approved, mandate.refused' }),
   detail: Type.Record(Type.String(), Type.Unknown(), { description: 'Metadata only: ids, amounts, reason codes' }),
   created_at: Type.String({ format: 'date-time' }),
-  prev_hash: Type.String({ description: 'SHA-256 (hex) of the previous record; 64 zeros for the first' }),
-  hash: Type.String({ description: 'SHA-256 (hex) of this record in RFC 8785 canonical form' }),
+  prev_hash: Type.String({ description: 'The previous record\'s hash; 64 zeros for the first' }),
+  hash: Type.String({ description: 'HMAC-SHA-256 (hex) of this record in RFC 8785 canonical form, under a key derived from BASTION_MASTER_KEY (plain SHA-256 for records written before the log was keyed)' }),
 });
 export const ActivityList = Type.Array(ActivityRecord);
 export const NotFound = { description: 'BASTION_ERR_AGENT_NOT_FOUND: unknown agent_id, or one of another tenant' };
+export const RegisterRefusals = {
+  400: { description: 'BASTION_ERR_DISPLAY_NAME_INVALID: bidi controls or unpaired surrogates in display_name' },
+  403: { description: 'BASTION_ERR_AGENT_PROOF_INVALID: the proof does not hold (or TENANT_FORBIDDEN / PLAN_TOO_LOW)' },
+  409: { description: 'BASTION_ERR_AGENT_DID_TAKEN: the DID is already an active agent on this gateway; AGENT_LIMIT_REACHED' },
+};

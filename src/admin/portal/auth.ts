@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { refuseSpoofingName } from '../../http/display-name.js';
 import { Type, type Static } from 'typebox';
 import { registerAccount } from '../../auth/accounts.js';
 import { opaqueHash } from '../../auth/opaque-tokens.js';
@@ -34,6 +35,7 @@ export async function portalAuthRoutes(app: FastifyInstance): Promise<void> {
     async (request, reply) => {
       await limitPerClientIp(request, PORTAL_POLICY.perIp.register);
       const { email, password, display_name, company } = request.body;
+      refuseSpoofingName(display_name);
       const account = await registerAccount(db, { email, password, displayName: display_name, company });
       request.tenantId = account.tenantId;
       return reply.code(201).send({ account_id: account.id, tenant_id: account.tenantId });

@@ -5,6 +5,7 @@ import { getPlan } from '../../config/plans.js';
 import { BastionError, RequestValidationError } from '../../errors.js';
 import { countActiveKeysOf, createApiKey, findKey, listKeys, revokeKey, updateKey, type ApiKeyRecord } from '../../storage/api-keys.js';
 import { iso } from './schemas.js';
+import { refuseSpoofingName } from '../../http/display-name.js';
 
 const KeyName = Type.String({ minLength: 1, maxLength: 128 });
 // The static bound keeps Ajv honest; the plan's own maximum is checked by the handler (422 on the same field).
@@ -68,6 +69,7 @@ export async function portalKeyRoutes(app: FastifyInstance): Promise<void> {
     { config: { security: 'bearer' }, schema: { summary: 'Create a key (shown once)', body: CreateBody, response: { 201: CreatedKey } } },
     async (request, reply) => {
       const { tenantId, plan } = request.portal!;
+      refuseSpoofingName(request.body.name, 'name');
       assertRateAllowed(request, request.body.rate_per_minute);
       if ((await countActiveKeysOf(db, tenantId)) >= PORTAL_POLICY.maxKeysPerTenant) throw new BastionError('KEY_LIMIT_REACHED');
       const { key, record } = await createApiKey(db, {
@@ -86,6 +88,7 @@ export async function portalKeyRoutes(app: FastifyInstance): Promise<void> {
     '/keys/:key_id',
     { config: { security: 'bearer' }, schema: { summary: 'Rename or re-rate a key', params: Params, body: PatchBody, response: { 200: KeyView } } },
     async (request) => {
+      refuseSpoofingName(request.body.name, 'name');
       assertRateAllowed(request, request.body.rate_per_minute);
       const updated = await updateKey(db, request.portal!.tenantId, request.params.key_id, {
         name: request.body.name,

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { refuseSpoofingName } from '../../http/display-name.js';
 import { Type, type Static } from 'typebox';
 import { enabledTotp } from '../../auth/sign-in.js';
 import type { AccountWithPlan } from '../../storage/accounts.js';
@@ -48,6 +49,7 @@ export async function portalMeRoutes(app: FastifyInstance): Promise<void> {
     { config: { security: 'bearer' }, schema: { summary: 'Change display_name and/or company', body: PatchBody, response: { 200: Profile } } },
     async (request) => {
       const { accountId } = request.portal!;
+      refuseSpoofingName(request.body.display_name);
       await updateProfile(db, accountId, { displayName: request.body.display_name, company: request.body.company });
       const account = (await findAccountWithPlan(db, accountId))!;
       return profileOf(account, (await enabledTotp(db, accountId)) !== undefined);

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { refuseSpoofingName } from '../../http/display-name.js';
 import { Type, type Static } from 'typebox';
 import { registerAccount } from '../../auth/accounts.js';
 import { PORTAL_POLICY } from '../../auth/portal-policy.js';
@@ -32,6 +33,7 @@ export async function sessionAuthRoutes(app: FastifyInstance): Promise<void> {
     async (request, reply) => {
       await limitPerClientIp(request, PORTAL_POLICY.perIp.register);
       const { email, password, display_name, company } = request.body;
+      refuseSpoofingName(display_name);
       const account = await registerAccount(db, { email, password, displayName: display_name, company });
       request.tenantId = account.tenantId;
       await startSession(request, reply, account.id);

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { refuseSpoofingName } from '../../http/display-name.js';
 import type { Static } from 'typebox';
 import { BastionError } from '../../errors.js';
 import { registerSyndicate } from '../../storage/syndicates.js';
@@ -28,6 +29,7 @@ export async function syndicateRoutes(app: FastifyInstance): Promise<void> {
     },
     async (request) => {
       const tenantId = scopedTenant(request);
+      refuseSpoofingName(request.body.display_name);
       if (!settings.masterKey) throw new BastionError('SYNDICATE_KEYS_UNAVAILABLE');
       const s = await registerSyndicate(storage.db, settings.masterKey, tenantId, request.body.display_name);
       return {

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { refuseSpoofingName } from '../../http/display-name.js';
 import type { Static } from 'typebox';
 import { BastionError, RequestValidationError } from '../../errors.js';
 import { findTunnel, listTunnels, type TunnelRow } from '../../storage/syndicates.js';
@@ -73,6 +74,7 @@ export async function tunnelRoutes(app: FastifyInstance): Promise<void> {
     { config, schema: { summary: "Platform B: checks A's manifest, derives the tunnel key, returns B's signed reply and the Safety Number", body: AcceptBody, response: { 200: AcceptResponse } } },
     async (request) => {
       const tenantId = scopedTenant(request);
+      refuseSpoofingName(request.body.manifest.display_name, 'manifest.display_name');
       const out = await acceptHandshake(services, tenantId, { ...request.body, manifest: request.body.manifest as ManifestT });
       return { reply: out.reply, safety_number: out.safety_number, tunnel: tunnelView(out.tunnel, now()) };
     },
@@ -88,6 +90,7 @@ export async function tunnelRoutes(app: FastifyInstance): Promise<void> {
       const tenantId = scopedTenant(request);
       const digits = normalizeSafetyNumber(request.body.safety_number);
       if (!digits) throw new RequestValidationError([{ loc: ['body', 'safety_number'], msg: 'must be 60 digits (spaces and dashes ignored)', type: 'value_error.safety_number' }]);
+      refuseSpoofingName(request.body.reply.display_name, 'reply.display_name');
       const out = await completeHandshake(services, tenantId, { ...request.body, reply: request.body.reply as ReplyT, safety_number: digits });
       return { safety_number: out.safety_number, tunnel: tunnelView(out.tunnel, now()) };
     },

@@ -7,9 +7,11 @@ import * as evolutionScope from './0005-evolution-scope.js';
 import * as agents from './0006-agents.js';
 import * as payments from './0007-payments.js';
 import * as syndicates from './0008-syndicates.js';
+import { agentIdentity } from './0010-agent-identity.js';
+import type { Dialect } from '../database.js';
 
 /** Versioned migrations, one set for SQLite and PostgreSQL. Names sort in apply order. */
-const MIGRATIONS: Record<string, Migration> = {
+const STATIC_MIGRATIONS: Record<string, Migration> = {
   '0001-foundation': foundation,
   '0002-portal': portal,
   '0003-evolution': evolution,
@@ -20,8 +22,11 @@ const MIGRATIONS: Record<string, Migration> = {
   '0008-syndicates': syndicates,
 };
 
-export const migrationProvider: MigrationProvider = {
-  async getMigrations() {
-    return MIGRATIONS;
-  },
-};
+/** 0010 seals existing activity chains, so it needs the dialect and the chain key of the storage it migrates. */
+export function migrationProvider(storage: { dialect: Dialect; activityKey?: Buffer }): MigrationProvider {
+  return {
+    async getMigrations() {
+      return { ...STATIC_MIGRATIONS, '0010-agent-identity': agentIdentity(storage) };
+    },
+  };
+}
