@@ -1,4 +1,5 @@
 import { isObject, parseArguments, stringsIn } from './args/json.js';
+import { judgeMeaning } from './args/meaning.js';
 import { judgeShapes, type Judges } from './args/shapes.js';
 import { judgeShell } from './shell/judge.js';
 import { judgeSql } from './sql/judge.js';
@@ -18,6 +19,7 @@ const judges: Judges = { shell: judgeShell, sql: judgeSql };
 export function judgeToolCall(text: string): EffectFinding[] {
   const out: EffectFinding[] = [];
   const args = parseArguments(text);
+  if (isObject(args) || Array.isArray(args)) judgeMeaning(args, out);
   if (isObject(args)) judgeShapes(args, judges, out);
   else if (Array.isArray(args)) {
     for (const item of args.slice(0, 64)) if (isObject(item)) judgeShapes(item, judges, out);

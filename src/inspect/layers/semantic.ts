@@ -1,6 +1,8 @@
 import settings from '../../../config/semantic.json' with { type: 'json' };
 import modelFile from '../../../models/semantic.json' with { type: 'json' };
 import { effectFlags } from '../effects/flags.js';
+import { judgeToolCall } from '../effects/judge.js';
+import { isReadOnlyCloudCall } from '../effects/read-only-cloud.js';
 import { modelKind, newSink } from '../semantic/featurize.js';
 import { loadSemanticModel, scoreText, type SemanticModel, type SemanticModelFile, type TextScore } from '../semantic/model.js';
 import { matchPatterns } from '../semantic/patterns.js';
@@ -64,10 +66,12 @@ export function createSemanticLayer(model: SemanticModel): Layer {
       const category = kind === 'tool_call' ? 'dangerous_action' : 'injection';
       if (best.risk >= settings.flagThreshold) {
         const short = kind !== 'tool_call' && tooShortForHigh(ctx.content);
+        // A read-only cloud or cluster command (describe/list/get) the effect judge finds nothing in: reported, not blocked.
+        const readOnly = kind === 'tool_call' && best.risk >= READ_ONLY_CAP && isReadOnlyCloudCall(ctx.content) && judgeToolCall(ctx.content).length === 0;
         ctx.flags.push({
           layer: 'semantic',
           type: FLAG_TYPE[kind],
-          score: round(short ? Math.min(best.risk, settings.shortText.cap) : best.risk),
+          score: round(short ? Math.min(best.risk, settings.shortText.cap) : readOnly ? READ_ONLY_CAP : best.risk),
           detail: `model probability ${best.probability.toFixed(2)}, risk ${best.risk.toFixed(2)}${best.view === 'original' ? '' : ` in decoded view ${best.view}`}`,
           span: best.source,
           category,
@@ -94,6 +98,9 @@ export function createSemanticLayer(model: SemanticModel): Layer {
     },
   };
 }
+
+/** Below the decision layer's HIGH threshold (config/decision.json): MEDIUM, reported. */
+const READ_ONLY_CAP = 0.7;
 
 function patternFlag(id: string, score: number, span: Span, view: string): Flag {
   return {

@@ -60,8 +60,12 @@ export function resolveIndirection(cmd: ShellCommand, b: Bindings): string | und
     words.push(e !== a ? e : quoteIfNeeded(a));
     changed ||= e !== a;
   }
+  const redirects = cmd.redirects.filter((r) => r.op !== '<<').map((r) => {
+    const target = expand(r.target, b);
+    changed ||= target !== r.target;
+    return `${r.op} ${quoteIfNeeded(target)}`;
+  });
   if (!changed) return undefined;
-  const redirects = cmd.redirects.filter((r) => r.op !== '<<').map((r) => `${r.op} ${quoteIfNeeded(expand(r.target, b))}`);
   return [...words, ...redirects].join(' ').slice(0, MAX_EXPANDED);
 }
 

@@ -35,6 +35,7 @@ function rewritesHistory(g: GitCall): boolean {
     case 'reset': {
       if (!g.args.some((a) => a === '--hard' || a === '--keep' || a === '--soft' || a === '--mixed')) return false;
       const target = positional(g.args)[0] ?? 'HEAD';
+      if (/[~^]/.test(target)) return true;
       return !/^(head|@)$/i.test(target) && !/^[a-z0-9_.-]+\/|@\{u(pstream)?\}/i.test(target);
     }
     case 'rebase':
