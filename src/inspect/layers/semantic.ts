@@ -1,8 +1,9 @@
 import settings from '../../../config/semantic.json' with { type: 'json' };
 import modelFile from '../../../models/semantic.json' with { type: 'json' };
 import { effectFlags } from '../effects/flags.js';
+import { meaningVouches } from '../effects/args/meaning.js';
 import { judgeToolCall } from '../effects/judge.js';
-import { isReadOnlyCloudCall } from '../effects/read-only-cloud.js';
+import { isInternalReadCall, isReadOnlyCloudCall } from '../effects/read-only.js';
 import { modelKind, newSink } from '../semantic/featurize.js';
 import { loadSemanticModel, scoreText, type SemanticModel, type SemanticModelFile, type TextScore } from '../semantic/model.js';
 import { matchPatterns } from '../semantic/patterns.js';
@@ -66,8 +67,9 @@ export function createSemanticLayer(model: SemanticModel): Layer {
       const category = kind === 'tool_call' ? 'dangerous_action' : 'injection';
       if (best.risk >= settings.flagThreshold) {
         const short = kind !== 'tool_call' && tooShortForHigh(ctx.content);
-        // A read-only cloud or cluster command (describe/list/get) the effect judge finds nothing in: reported, not blocked.
-        const readOnly = kind === 'tool_call' && best.risk >= READ_ONLY_CAP && isReadOnlyCloudCall(ctx.content) && judgeToolCall(ctx.content).length === 0;
+        // A read-only cloud or cluster command (describe/list/get), a GET to an internal host, or an action the effect
+        // judge read and vouches for (an internal forwarding rule, a payment to a known payee): reported, not blocked.
+        const readOnly = kind === 'tool_call' && best.risk >= READ_ONLY_CAP && (isReadOnlyCloudCall(ctx.content) || isInternalReadCall(ctx.content) || meaningVouches(ctx.content)) && judgeToolCall(ctx.content).length === 0;
         ctx.flags.push({
           layer: 'semantic',
           type: FLAG_TYPE[kind],
@@ -85,6 +87,7 @@ export function createSemanticLayer(model: SemanticModel): Layer {
       }
       for (const indicator of matched) {
         if (indicator.flagScore === undefined || seen.has(indicator.id)) continue;
+        if (ctx.kind === 'tool_call' && EFFECT_JUDGED_INDICATORS.has(indicator.id)) continue;
         seen.add(indicator.id);
         ctx.flags.push({
           layer: 'semantic',
@@ -98,6 +101,12 @@ export function createSemanticLayer(model: SemanticModel): Layer {
     },
   };
 }
+
+/**
+ * Indicators whose flag the effect judge replaces on tool calls: it tells a client of the metadata endpoint from a
+ * firewall rule or a grep that names it. The indicator still feeds the model.
+ */
+const EFFECT_JUDGED_INDICATORS = new Set(['cloud_metadata']);
 
 /** Below the decision layer's HIGH threshold (config/decision.json): MEDIUM, reported. */
 const READ_ONLY_CAP = 0.7;

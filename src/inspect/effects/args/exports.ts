@@ -1,6 +1,6 @@
 import { finding } from '../settings.js';
 import type { EffectFinding } from '../types.js';
-import { bulkWords, dataNouns, isTrue, publicValues, words, normKey, type Leaf } from './leaves.js';
+import { anyDataNouns, bulkWords, dataNouns, isTrue, publicValues, words, normKey, type Leaf } from './leaves.js';
 import { emailDomains, placeDomain, placeUrl, worst, type Placement } from './recipients.js';
 
 /**
@@ -18,13 +18,18 @@ function nearby(a: RegExp, b: RegExp): RegExp {
   const src = (r: RegExp): string => r.source.replace('(?:^|[^a-z0-9])', '').replace('(?=$|[^a-z0-9])', '');
   return new RegExp(`\\b${src(a)}${GAP}${src(b)}\\b|\\b${src(b)}${GAP.replace('{0,3}', '{0,2}')}${src(a)}\\b`, 'i');
 }
-const BULK_THEN_NOUN = nearby(bulkWords, dataNouns);
+const BULK_NEAR_NOUN = nearby(bulkWords, dataNouns);
+const BULK_NEAR_ANY_NOUN = nearby(bulkWords, anyDataNouns);
+/** Where a data set is named rather than written about: files, attachments, tables, selections. */
+const SELECTION_KEYS = /attach|file|path|table|resource|object|export|select|query|dataset|collection|document|report|scope|list/;
+const DATA_FILE = /\.(csv|xlsx?|json|vcf|sql|zip|tsv|parquet)$/i;
 
-/** A whole data set is selected: "all contacts", "customer export", `contacts.csv`, `{"query": "*"}` … */
+/** A whole data set is selected: "all contacts", "customer export", `users_export.csv`, `{"query": "*"}` … */
 export function selectsBulkPeopleData(leaves: Leaf[], text: string): boolean {
   const spaced = text.replace(/[_\-./]/g, ' ');
-  if (!dataNouns.test(spaced)) return false;
-  if (BULK_THEN_NOUN.test(spaced)) return true;
+  const named = leaves.filter((l) => typeof l.value === 'string' && (l.path.some((k) => SELECTION_KEYS.test(k)) || DATA_FILE.test(l.value))).map((l) => ` ${l.path.join(' ')} ${String(l.value).slice(0, 256)}`).join(' ').replace(/[_\-./]/g, ' ');
+  if (!dataNouns.test(spaced) && !anyDataNouns.test(named)) return false;
+  if (BULK_NEAR_NOUN.test(spaced) || BULK_NEAR_ANY_NOUN.test(named)) return true;
   return leaves.some((l) => (typeof l.value === 'string' && /^\s*(\*|all)\s*$/i.test(l.value)) || (typeof l.value === 'number' && /limit|max|count|pagesize/.test(l.key) && (l.value < 0 || l.value >= 5000)));
 }
 

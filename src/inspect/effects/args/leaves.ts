@@ -59,6 +59,7 @@ function wordRegex(list: readonly string[]): RegExp {
 export const ruleWords = wordRegex(config.ruleWords);
 export const paymentWords = wordRegex(config.paymentWords);
 export const dataNouns = wordRegex(config.dataNouns);
+export const anyDataNouns = wordRegex([...config.dataNouns, ...config.weakDataNouns]);
 export const bulkWords = wordRegex(config.bulkWords.filter((w) => w !== '*'));
 
 /** True for a leaf set to true ("true", 1 and "yes" count). */

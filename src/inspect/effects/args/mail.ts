@@ -14,8 +14,9 @@ import { emailDomains, placeDomain, worst } from './recipients.js';
 const ACTION_KEYS = new Set(['action', 'actions', 'type', 'operation', 'op', 'kind']);
 const FOLDER_KEYS = new Set(['movetofolder', 'destinationfolder', 'folder', 'folderid', 'disposition', 'removelabelids', 'addlabelids', 'labelids']);
 
-export function judgeMailRule(leaves: Leaf[], own: ReadonlySet<string>, text: string, out: EffectFinding[]): void {
-  if (!text.includes('@')) return;
+/** Returns true when the call is a forwarding rule whose every recipient is inside (the judge vouches for it). */
+export function judgeMailRule(leaves: Leaf[], own: ReadonlySet<string>, text: string, out: EffectFinding[]): boolean {
+  if (!text.includes('@')) return false;
   const forwardAction = leaves.some((l) => typeof l.value === 'string' && l.path.some((k) => ACTION_KEYS.has(k)) && /^(forward|redirect|auto-?forward|forwardto|redirectto)$/i.test(l.value.trim()));
   const recipients: string[] = [];
   for (const l of leaves) {
@@ -24,10 +25,11 @@ export function judgeMailRule(leaves: Leaf[], own: ReadonlySet<string>, text: st
     const actionRecipient = forwardAction && l.path.some((k) => words.recipient.has(k) || k === 'to');
     if (forwardPath || actionRecipient) recipients.push(...emailDomains(l.value));
   }
-  if (recipients.length === 0) return;
+  if (recipients.length === 0) return false;
   const rule = leaves.some((l) => l.path.some((k) => words.rule.has(k))) || ruleWords.test(text) || leaves.some((l) => l.path.some((k) => words.forward.has(k) && k !== 'forward'));
   const oneMessage = leaves.some((l) => l.path.some((k) => words.singleMessage.has(k)));
-  if (!rule || (oneMessage && !ruleWords.test(text))) return;
+  const ruleKeyed = leaves.some((l) => l.path.some((k) => words.rule.has(k)));
+  if (!rule || (oneMessage && !ruleKeyed)) return false;
   const hides = leaves.some((l) => {
     if (l.path.some((k) => words.deleteKeys.has(k)) && isTrue(l.value)) return true;
     return typeof l.value === 'string' && l.path.some((k) => FOLDER_KEYS.has(k) || ACTION_KEYS.has(k)) && (deleteValues.has(l.value.trim().toLowerCase()) || /^inbox$/i.test(l.value.trim()) && l.path.includes('removelabelids'));
@@ -36,4 +38,5 @@ export function judgeMailRule(leaves: Leaf[], own: ReadonlySet<string>, text: st
   const tail = hides ? ' and hides or deletes the original' : '';
   if (where === 'outside' || (where === 'unknown' && hides)) out.push(finding('mail-forward-outside', 'mail_forward_outside', `mail rule forwards to an outside address${tail}`));
   else if (where === 'unknown') out.push(finding('mail-forward-unverified', 'mail_forward_unverified', 'mail rule forwards to an address of unknown domain'));
+  return where === 'inside';
 }

@@ -28,7 +28,8 @@ function rawAccount(leaves: Leaf[]): boolean {
   });
 }
 
-export function judgePayment(leaves: Leaf[], text: string, out: EffectFinding[]): void {
+/** Returns true when the call is a payment to a payee the arguments mark as known (the judge vouches for it). */
+export function judgePayment(leaves: Leaf[], text: string, out: EffectFinding[]): boolean {
   const raw = rawAccount(leaves);
   const amount = hasAmount(leaves);
   const context = leaves.some((l) => l.path.some((k) => words.currency.has(k))) || paymentWords.test(text.replace(/[_.-]/g, ' ')) || paymentWords.test(text);
@@ -37,9 +38,11 @@ export function judgePayment(leaves: Leaf[], text: string, out: EffectFinding[])
   const newFlag = leaves.some((l) => l.path.some((k) => words.newPayee.has(k)) && isTrue(l.value)) || leaves.some((l) => l.path.some((k) => words.knownPayee.has(k) && !k.endsWith('id')) && (l.value === false || l.value === 'false'));
   if (raw && !knownFlag && UPDATE_DETAILS.test(text)) {
     out.push(finding('payee-bank-details-change', 'payment_new_payee', "changes a payee's bank details"));
-    return;
+    return false;
   }
-  if (!amount || !context) return;
+  if (!amount || !context) return false;
   if (newFlag || (raw && !knownFlag)) out.push(finding('payment-new-payee', 'payment_new_payee', `payment to ${newFlag ? 'a new payee' : 'raw account details'}`));
   else if (!knownFlag && !knownId) out.push(finding('payment-unverified-payee', 'payment_unverified_payee', 'payment to a payee not marked as known'));
+  else return true;
+  return false;
 }

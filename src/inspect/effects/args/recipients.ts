@@ -43,8 +43,10 @@ export function placeDomain(domain: string, own: ReadonlySet<string>): Placement
 
 /** A URL destination: loopback, single-label and internal-suffix hosts are inside. */
 export function placeUrl(url: string, own: ReadonlySet<string>): Placement | undefined {
+  // A bucket URL names no owner: whose bucket it is cannot be told from the call.
+  if (/^(s3|gs|az|abfss?|wasbs?):\/\//i.test(url)) return 'unknown';
   const host = hostOf(url);
-  if (!host) return /^s3:\/\/|^gs:\/\/|^az:\/\//i.test(url) ? 'unknown' : undefined;
+  if (!host) return undefined;
   if (!isExternalHost(host)) return 'inside';
   return placeDomain(host, own);
 }
