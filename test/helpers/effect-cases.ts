@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Test } from 'tap';
 import { inspect } from '../../src/inspect/pipeline.js';
+import type { Flag } from '../../src/inspect/types.js';
 
 /**
  * The hand-written effect test set of one family (datasets/effects/<family>.jsonl, also read by
@@ -31,6 +32,6 @@ export function assertFamily(t: Test, family: string, minimum = 25): void {
 }
 
 /** The dangerous_effect flag of a tool call (semantic layer, category dangerous_action), if any. */
-export function effectFlag(content: string, effect: string): { score: number; detail?: string; category: string } | undefined {
+export function effectFlag(content: string, effect: string): Flag | undefined {
   return inspect({ content, kind: 'tool_call' }).flags.find((f) => f.type === 'dangerous_effect' && (f.detail ?? '').startsWith(`${effect} (`));
 }

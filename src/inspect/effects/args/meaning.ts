@@ -27,6 +27,7 @@ export function judgeMeaning(args: Json, out: EffectFinding[]): boolean {
  * account's own domains, a payment to a known payee) and nothing else: the semantic layer caps its model score.
  */
 export function meaningVouches(text: string): boolean {
+  if (!text.includes('@') && !/payee|benefic|recipient|counterparty|vendor|contact/i.test(text)) return false;
   const args = parseArguments(text);
   return (isObject(args) || Array.isArray(args)) && judgeMeaning(args, []);
 }

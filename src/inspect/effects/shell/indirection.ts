@@ -43,6 +43,9 @@ export function resolveIndirection(cmd: ShellCommand, b: Bindings): string | und
     }
     return undefined;
   }
+  // Fast path: nothing to resolve in a command with no expansion and no alias of its name.
+  const indirect = (w: string): boolean => w.includes('$') || w.includes('`');
+  if (!b.aliases.has(cmd.name) && !indirect(cmd.name) && !cmd.args.some(indirect) && !cmd.redirects.some((r) => indirect(r.target))) return undefined;
   let changed = false;
   const words: string[] = [];
   const alias = b.aliases.get(cmd.name);
