@@ -1,4 +1,5 @@
 import { isObject, parseArguments, stringsIn } from './args/json.js';
+import { judgeMeaning } from './args/meaning.js';
 import { judgeShapes, type Judges } from './args/shapes.js';
 import { judgeShell } from './shell/judge.js';
 import { judgeSql } from './sql/judge.js';
@@ -15,9 +16,13 @@ const MAX_FINDINGS = 8;
 // No catch: a reader that throws propagates, and the pipeline answers 5xx, never "allowed" (fail closed).
 const judges: Judges = { shell: judgeShell, sql: judgeSql };
 
+/** Words without which no mail rule, people-data export or payment can be read from JSON arguments: skip the walk. */
+const MEANING_HINT = /@|amount|total|sum|value|quantity|iban|account|wallet|address|forward|redirect|visib|public|acl|shar|access|permission|export|contact|customer|client|subscriber|lead|employee|patient|member|user|people|payee|benefic|transfer|pay|wire|crypto/i;
+
 export function judgeToolCall(text: string): EffectFinding[] {
   const out: EffectFinding[] = [];
   const args = parseArguments(text);
+  if ((isObject(args) || Array.isArray(args)) && MEANING_HINT.test(text)) judgeMeaning(args, out);
   if (isObject(args)) judgeShapes(args, judges, out);
   else if (Array.isArray(args)) {
     for (const item of args.slice(0, 64)) if (isObject(item)) judgeShapes(item, judges, out);

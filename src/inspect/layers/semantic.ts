@@ -1,6 +1,9 @@
 import settings from '../../../config/semantic.json' with { type: 'json' };
 import modelFile from '../../../models/semantic.json' with { type: 'json' };
 import { effectFlags } from '../effects/flags.js';
+import { meaningVouches } from '../effects/args/meaning.js';
+import { judgeToolCall } from '../effects/judge.js';
+import { isInternalReadCall, isReadOnlyCloudCall } from '../effects/read-only.js';
 import { modelKind, newSink } from '../semantic/featurize.js';
 import { loadSemanticModel, scoreText, type SemanticModel, type SemanticModelFile, type TextScore } from '../semantic/model.js';
 import { matchPatterns } from '../semantic/patterns.js';
@@ -64,10 +67,13 @@ export function createSemanticLayer(model: SemanticModel): Layer {
       const category = kind === 'tool_call' ? 'dangerous_action' : 'injection';
       if (best.risk >= settings.flagThreshold) {
         const short = kind !== 'tool_call' && tooShortForHigh(ctx.content);
+        // A read-only cloud or cluster command (describe/list/get), a GET to an internal host, or an action the effect
+        // judge read and vouches for (an internal forwarding rule, a payment to a known payee): reported, not blocked.
+        const readOnly = kind === 'tool_call' && best.risk >= READ_ONLY_CAP && (isReadOnlyCloudCall(ctx.content) || isInternalReadCall(ctx.content) || meaningVouches(ctx.content)) && judgeToolCall(ctx.content).length === 0;
         ctx.flags.push({
           layer: 'semantic',
           type: FLAG_TYPE[kind],
-          score: round(short ? Math.min(best.risk, settings.shortText.cap) : best.risk),
+          score: round(short ? Math.min(best.risk, settings.shortText.cap) : readOnly ? READ_ONLY_CAP : best.risk),
           detail: `model probability ${best.probability.toFixed(2)}, risk ${best.risk.toFixed(2)}${best.view === 'original' ? '' : ` in decoded view ${best.view}`}`,
           span: best.source,
           category,
@@ -81,6 +87,7 @@ export function createSemanticLayer(model: SemanticModel): Layer {
       }
       for (const indicator of matched) {
         if (indicator.flagScore === undefined || seen.has(indicator.id)) continue;
+        if (ctx.kind === 'tool_call' && EFFECT_JUDGED_INDICATORS.has(indicator.id)) continue;
         seen.add(indicator.id);
         ctx.flags.push({
           layer: 'semantic',
@@ -94,6 +101,15 @@ export function createSemanticLayer(model: SemanticModel): Layer {
     },
   };
 }
+
+/**
+ * Indicators whose flag the effect judge replaces on tool calls: it tells a client of the metadata endpoint from a
+ * firewall rule or a grep that names it. The indicator still feeds the model.
+ */
+const EFFECT_JUDGED_INDICATORS = new Set(['cloud_metadata']);
+
+/** Below the decision layer's HIGH threshold (config/decision.json): MEDIUM, reported. */
+const READ_ONLY_CAP = 0.7;
 
 function patternFlag(id: string, score: number, span: Span, view: string): Flag {
   return {

@@ -1,4 +1,5 @@
 import config from '../../../config/phishing.json' with { type: 'json' };
+import { isPlaceholderValue } from '../secrets/placeholders.js';
 import { isBrandDomain } from './brands.js';
 import type { UrlInfo } from './host.js';
 
@@ -97,7 +98,8 @@ export function exfilEvidence(info: UrlInfo, autoLoads: boolean): ExfilEvidence 
   const q = beforeHash.indexOf('?');
   const path = q < 0 ? beforeHash : beforeHash.slice(0, q);
   const params = queryParams(q < 0 ? '' : beforeHash.slice(q));
-  if (params.some((p) => p.value.length >= E.minCredentialValue && namesCredential(p.key))) return 'credential_params';
+  // `?api_key=DEMO_KEY`, `?token=<TOKEN>`: a documented placeholder carries no credential.
+  if (params.some((p) => p.value.length >= E.minCredentialValue && namesCredential(p.key) && !isPlaceholderValue(p.value))) return 'credential_params';
   const minValue = autoLoads || info.isIp ? E.minOpaqueImageValue : E.minOpaqueLinkValue;
   if (params.some((p) => isOpaque(p.value, minValue))) return 'encoded_payload';
   const segments = path.split('/', MAX_PARAMS).map((s) => s.replace(/\.[a-z0-9]{2,5}$/i, ''));

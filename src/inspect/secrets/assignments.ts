@@ -60,7 +60,8 @@ function operatorEnd(text: string, keyStart: number, keyEnd: number, key: string
   if ((c === ':' && next === '=') || (c === '=' && next === '>')) return { at: q + 2, prose: false };
   if (c === '=' && next !== '=') return { at: q + 1, prose: false };
   if (c === ':' && next !== ':') return { at: q + 1, prose: false };
-  if (c === '>' && text[keyStart - 1] === '<') return { at: q + 1, prose: false };
+  // `<password>value</password>`; a template slot such as `postgres://app:<password>@host` has no closing tag.
+  if (c === '>' && text[keyStart - 1] === '<' && text.slice(q + 1, q + 1025).toLowerCase().includes(`</${key.toLowerCase()}`)) return { at: q + 1, prose: false };
   // define('DB_PASSWORD', 'x'), config.set("api_key", "x"), setenv("TOKEN", "x"): quoted key, comma, quoted value.
   const quotedKey = p === keyEnd + 1 && text[keyStart - 1] === text[keyEnd];
   if (c === ',' && quotedKey && /^,[ \t]{0,8}["']/.test(text.slice(q, q + 10))) return { at: q + 1, prose: false };

@@ -4,12 +4,13 @@ import { isEnvReference, isPlaceholderValue } from './placeholders.js';
 /**
  * Passwords on command lines, where the flag rather than a key name marks them:
  * `mysql -p'…'` / `-p…` (attached only: `mysql -p db` prompts), `mongosh -p …`, `sshpass -p …`,
- * `redis-cli -a …`, `docker login -p …`, `curl -u user:pass`, `smbclient -U user%pass`.
+ * `redis-cli -a …`, `docker login -p …`, `curl -u user:pass`, `smbclient -U user%pass`,
+ * `aws configure set aws_secret_access_key …` (and the session token).
  * `--password …` style flags are covered by the keyword scanner.
  */
 
 const COMMAND_RE =
-  /(?<![\w./-])(mysql|mysqldump|mysqladmin|mysqlimport|mysqlshow|mysqlcheck|mysqlsh|mariadb|mariadb-dump|mongo|mongosh|mongodump|mongorestore|mongoexport|mongoimport|sshpass|redis-cli|docker|podman|nerdctl|helm|curl|smbclient)(?![\w-])/g;
+  /(?<![\w./-])(mysql|mysqldump|mysqladmin|mysqlimport|mysqlshow|mysqlcheck|mysqlsh|mariadb|mariadb-dump|mongo|mongosh|mongodump|mongorestore|mongoexport|mongoimport|sshpass|redis-cli|docker|podman|nerdctl|helm|curl|smbclient|aws)(?![\w-])/g;
 const MAX_SEGMENT = 2048;
 
 interface Arg {
@@ -90,6 +91,14 @@ export function scanShellCredentials(text: string, out: Candidate[]): void {
       flagValue(text, args, '-u', true, out, ':');
       flagValue(text, args, '--user', true, out, ':');
     } else if (cmd === 'smbclient') flagValue(text, args, '-U', true, out, '%');
+    else if (cmd === 'aws') awsConfigureSecret(text, args, out);
     else if (args.some((a) => a.raw === 'login' || a.raw === 'add')) flagValue(text, args, '-p', true, out);
   }
+}
+
+/** `aws configure set aws_secret_access_key VALUE` / `aws_session_token VALUE`: the value is the secret. */
+function awsConfigureSecret(text: string, args: Arg[], out: Candidate[]): void {
+  if (args[0]?.raw !== 'configure' || args[1]?.raw !== 'set') return;
+  const key = args[2]?.raw.replace(/^["']|["']$/g, '').replace(/^[a-z0-9_-]+\./i, '').toLowerCase();
+  if ((key === 'aws_secret_access_key' || key === 'aws_session_token') && args[3]) push(text, args[3].start, args[3].end, out);
 }

@@ -2,6 +2,7 @@ import { finding } from '../settings.js';
 import { hostOf, isExfilHost, isExternalHost, mentionsSecret } from '../secret-refs.js';
 import type { EffectFinding } from '../types.js';
 import { classifyPath } from '../paths.js';
+import { isMetadataUrl } from '../metadata.js';
 
 /**
  * An HTTP request described by tool arguments (`url` + `method`/`body`/`data`/`json`/`headers`): what leaves,
@@ -19,6 +20,7 @@ export interface HttpRequest {
 const BARE_IP = /^\[?[0-9a-f:.]+\]?$/i;
 
 export function judgeHttp(req: HttpRequest): EffectFinding[] {
+  if (isMetadataUrl(req.url)) return [finding('http-cloud-metadata', 'cloud_metadata', 'request to the cloud instance-metadata endpoint')];
   const host = hostOf(req.url) ?? '';
   if (!host || !isExternalHost(host)) return [];
   const capture = isExfilHost(req.url);

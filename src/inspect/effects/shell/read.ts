@@ -1,6 +1,7 @@
 import { bounds, commands } from '../settings.js';
 import type { ShellCommand, ShellScript } from '../types.js';
 import { readTree } from './ast-reader.js';
+import { newBindings, resolveIndirection, type Bindings } from './indirection.js';
 import { readTokens } from './token-reader.js';
 import { withBashTree } from './tree-sitter.js';
 import { unwrap } from './unwrap.js';
@@ -13,14 +14,14 @@ import { unwrap } from './unwrap.js';
  */
 export function readShell(text: string): ShellScript {
   const script: ShellScript = { commands: [], functions: [], truncated: false };
-  readInto(text, 0, script, new Set());
+  readInto(text, 0, script, new Set(), newBindings());
   return script;
 }
 
 /** Nested scripts deeper than `maxDepth` are read by tokens, and not at all beyond this many levels. */
 const HARD_DEPTH_FACTOR = 4;
 
-function readInto(text: string, depth: number, script: ShellScript, seen: Set<string>): void {
+function readInto(text: string, depth: number, script: ShellScript, seen: Set<string>, bindings: Bindings): void {
   if (script.commands.length >= bounds.maxCommands || depth > bounds.maxDepth * HARD_DEPTH_FACTOR) {
     script.truncated = true;
     return;
@@ -39,13 +40,15 @@ function readInto(text: string, depth: number, script: ShellScript, seen: Set<st
   const unwrapped = raws.map(unwrap);
   // Pipes were linked between raw commands: point them at the unwrapped ones the rules read.
   const byRaw = new Map<ShellCommand, ShellCommand>(raws.map((r, i) => [r, unwrapped[i].command]));
-  for (const { command, nested, spawned } of unwrapped) {
+  unwrapped.forEach(({ command, nested, spawned }, i) => {
     for (const c of [command, ...spawned]) if (c.pipeIn) c.pipeIn = byRaw.get(c.pipeIn) ?? c.pipeIn;
     script.commands.push(command, ...spawned);
-    for (const inner of [...nested, ...interpreterShellStrings(command), ...pipedScript(command)]) {
-      readInto(inner.slice(0, bounds.maxScriptChars), depth + 1, script, seen);
+    // The command line with its constant variables, aliases and computable substitutions resolved.
+    const resolved = resolveIndirection(raws[i], bindings);
+    for (const inner of [...(resolved ? [resolved] : []), ...nested, ...interpreterShellStrings(command), ...pipedScript(command)]) {
+      readInto(inner.slice(0, bounds.maxScriptChars), depth + 1, script, seen, bindings);
     }
-  }
+  });
 }
 
 function rawCommands(text: string, depth: number, script: ShellScript): ShellCommand[] {

@@ -1,3 +1,4 @@
+import { classifyPath } from '../paths.js';
 import { commands } from '../settings.js';
 import type { ShellCommand } from '../types.js';
 
@@ -30,6 +31,10 @@ const SSH_VALUE_OPTIONS = new Set(['-p', '-i', '-l', '-o', '-F', '-J', '-L', '-R
 const XARGS_VALUE_OPTIONS = new Set(['-I', '-i', '-n', '-P', '-L', '-l', '-s', '-d', '-E', '-e', '-a']);
 /** find tests that narrow what a `-exec`/`-delete` touches (ATT&CK T1485 tests delete whole trees: no filter). */
 const FIND_FILTERS = new Set(['-name', '-iname', '-path', '-ipath', '-wholename', '-regex', '-iregex', '-newer', '-mtime', '-mmin', '-atime', '-amin', '-ctime', '-cmin', '-size', '-user', '-group', '-perm', '-inum', '-empty', '-links', '-samefile', '-uid', '-gid', '-lname', '-newermt']);
+
+const NAME_TESTS = new Set(['-name', '-iname', '-path', '-ipath', '-wholename']);
+/** A name glob that matches everything or a whole file type: `*`, `*.*`, `*.so*`, `*conf`. */
+const BROAD_NAME = /^\*[^/*]{0,16}\*?$/;
 
 export function baseName(word: string): string {
   const slash = word.lastIndexOf('/');
@@ -144,12 +149,17 @@ function findScope(cmd: ShellCommand): FindScope {
   while (i < cmd.args.length && !cmd.args[i].startsWith('-') && cmd.args[i] !== '(' && cmd.args[i] !== '!') roots.push(cmd.args[i++]);
   if (roots.length === 0) roots.push('.');
   const scope: FindScope = { roots, firstTest: i, filtered: false, namePattern: 'x' };
+  let narrow = false;
   for (let j = i; j < cmd.args.length; j++) {
     const a = cmd.args[j];
     if (!FIND_FILTERS.has(a)) continue;
     scope.filtered = true;
-    if ((a === '-name' || a === '-iname') && cmd.args[j + 1]) scope.namePattern = cmd.args[j + 1];
+    const pattern = cmd.args[j + 1] ?? '';
+    if ((a === '-name' || a === '-iname') && pattern) scope.namePattern = pattern;
+    if (!(NAME_TESTS.has(a) && BROAD_NAME.test(pattern))) narrow = true;
   }
+  // `-name '*'` filters nothing, and `-name '*.conf'` over the root or a system directory sweeps the system.
+  if (scope.filtered && !narrow && roots.some((r) => { const c = classifyPath(r); return c.has('root') || c.has('system'); })) scope.filtered = false;
   return scope;
 }
 
