@@ -59,6 +59,11 @@ async function shareNew(services: Services, stopped: () => boolean): Promise<voi
       try {
         const { peer } = await shareRule(services, tunnel.tenant_id, tunnel.tunnel_id, ruleId);
         services.logger.info({ event: 'rule_shared', rule: ruleId, tunnel: tunnel.tunnel_id, outcome: peer.outcome, reason: peer.reason }, 'rule sent to a syndicate peer');
+        // The peer's side is not confirmed yet: the rule goes again at the next change.
+        if (peer.reason === 'tunnel_pending') {
+          await releaseExport(db, tunnel.tunnel_id, ruleId);
+          break;
+        }
       } catch (err) {
         const code = isBastionError(err) ? err.code : 'internal';
         services.logger.warn({ event: 'rule_share_failed', rule: ruleId, tunnel: tunnel.tunnel_id, code }, 'rule not sent');
