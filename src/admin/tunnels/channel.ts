@@ -1,5 +1,4 @@
-import { request } from 'undici';
-import { BastionError } from '../../errors.js';
+import { BastionError, isBastionError } from '../../errors.js';
 import type { Services } from '../../services.js';
 import { findRule } from '../../storage/evolved-rules.js';
 import { claimExport, findTunnel, revokeTunnel, type TunnelRow } from '../../storage/syndicates.js';
@@ -7,6 +6,7 @@ import { MAX_MESSAGES, openMessage, receiveDirection, sealMessage, sendDirection
 import type { TunnelKeys } from '../../tunnels/handshake.js';
 import { exportRefusal, exportRule, parsePayload, type TunnelPayload } from '../../tunnels/rules.js';
 import { receiveConfirmation } from './confirm.js';
+import { postToPeer } from './peer-client.js';
 import { loadTunnelKeys, receiveWindow, sendCounter, shredTunnelKeys, tunnelRuntime } from './runtime.js';
 
 /**
@@ -23,9 +23,6 @@ export interface PeerAnswer {
   reason?: string;
 }
 
-// The receiver's gate runs in its analysis thread, which builds the benign corpus on first use (seconds on a busy host).
-const PEER_TIMEOUT_MS = 30_000;
-const MAX_ANSWER_BYTES = 16 * 1024;
 
 /**
  * The tunnel with its keys, or the error any use of it gets: 404 unknown (or another tenant's), 410 revoked or
@@ -50,26 +47,10 @@ export async function seal(services: Services, row: TunnelRow, keys: TunnelKeys,
   return sealMessage(keys, row.tunnel_id, sendDirection(row.role), seq, Buffer.from(JSON.stringify(payload), 'utf8'));
 }
 
-export async function post(services: Services, row: TunnelRow, message: SealedMessage, timeoutMs = PEER_TIMEOUT_MS): Promise<{ status: number; answer?: PeerAnswer }> {
-  const url = new URL(`tunnels/${encodeURIComponent(row.tunnel_id)}/messages`, row.peer_endpoint.endsWith('/') ? row.peer_endpoint : `${row.peer_endpoint}/`);
-  const res = await request(url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(message),
-    headersTimeout: timeoutMs,
-    bodyTimeout: timeoutMs,
-  });
-  let text = '';
-  for await (const chunk of res.body) {
-    text += chunk.toString();
-    if (text.length > MAX_ANSWER_BYTES) break;
-  }
-  if (res.statusCode !== 200) return { status: res.statusCode };
-  try {
-    return { status: 200, answer: JSON.parse(text) as PeerAnswer };
-  } catch {
-    return { status: 502 };
-  }
+/** One sealed message to the peer, under the overall deadline (src/admin/tunnels/peer-client.ts). */
+export async function post(services: Services, row: TunnelRow, message: SealedMessage, timeoutMs?: number): Promise<{ status: number; answer?: PeerAnswer }> {
+  const sent = await postToPeer(services, row.peer_endpoint, `tunnels/${encodeURIComponent(row.tunnel_id)}/messages`, message, timeoutMs);
+  return sent as { status: number; answer?: PeerAnswer };
 }
 
 async function shred(services: Services, tunnelId: string): Promise<boolean> {
@@ -93,7 +74,8 @@ export async function shareRule(services: Services, tenantId: string, tunnelId: 
   let sent: Awaited<ReturnType<typeof post>>;
   try {
     sent = await post(services, row, message);
-  } catch {
+  } catch (err) {
+    if (isBastionError(err)) throw err;
     throw new BastionError('TUNNEL_PEER_UNREACHABLE');
   }
   if (sent.status === 410) {
@@ -114,12 +96,15 @@ export async function shareRule(services: Services, tenantId: string, tunnelId: 
 }
 
 /** The peer route: open, check the window, act. Any failure is refused before anything is acted on. */
-export async function receiveMessage(services: Services, tunnelId: string, message: SealedMessage): Promise<PeerAnswer> {
+export async function receiveMessage(services: Services, tunnelId: string, message: SealedMessage, limit?: (tunnelId: string) => Promise<void>): Promise<PeerAnswer> {
   const { row, keys } = await usable(services, tunnelId, undefined, true);
   const rt = tunnelRuntime(services);
   if (message.dir !== receiveDirection(row.role)) throw new BastionError('TUNNEL_MESSAGE_REJECTED');
   const plaintext = openMessage(keys, tunnelId, message);
   if (!plaintext) throw new BastionError('TUNNEL_MESSAGE_REJECTED');
+  // Per tunnel, after authentication (garbage cannot spend the peer's window) and before the sequence number is
+  // burnt (the peer may send the same message again after Retry-After).
+  if (limit) await limit(tunnelId);
   // After authentication only: garbage cannot burn sequence numbers.
   if (!(await rt.store.accept(receiveWindow(tunnelId), message.seq, Math.max(1, Number(row.expires_at) - rt.clock.now())))) throw new BastionError('TUNNEL_REPLAY');
   const payload = parsePayload(plaintext);

@@ -8,6 +8,7 @@ import { formatSafetyNumber, safetyNumber, sameSafetyNumber } from '../../tunnel
 import { tunnelIdOf, type Side } from '../../tunnels/transcript.js';
 import { post, seal } from './channel.js';
 import { formatCode, issueConfirmationCode } from './confirm.js';
+import { assertPeerEndpoint } from './peer-client.js';
 import { HANDSHAKE_RETENTION_MS, openSealed, ownSyndicate, pendingKey, putSealed, saveTunnelKeys, tunnelRuntime } from './runtime.js';
 
 /** SPEC §3 handshake, A's and B's halves. Secrets go to the volatile store only; the database gets public metadata. */
@@ -120,6 +121,8 @@ export async function acceptHandshake(
   const rt = tunnelRuntime(services);
   const { manifest } = body;
   assertIntact(manifest, manifestVerifies(manifest));
+  // This gateway will post to the endpoint the manifest names: never to metadata or unlisted private addresses.
+  assertPeerEndpoint(services, manifest.endpoint);
   const now = rt.clock.now();
   if (!(Date.parse(manifest.expires_at) > now)) throw new BastionError('HANDSHAKE_EXPIRED');
   const own = await ownSyndicate(services, rt, tenantId);
@@ -176,6 +179,7 @@ export async function completeHandshake(
     throw new BastionError('HANDSHAKE_EXPIRED');
   }
   assertIntact(reply, replyVerifies(reply));
+  assertPeerEndpoint(services, reply.endpoint);
   if (reply.tunnel_id !== tunnelIdOf(pending.manifest.handshake_id)) throw new BastionError('MANIFEST_INVALID');
   await assertPinned(services, tenantId, reply, body.accept_new_identity === true);
 
