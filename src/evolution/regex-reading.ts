@@ -88,9 +88,11 @@ class Parser {
       return;
     }
     // At least once: the shortest match spells the atom `min` times (capped: a long count is no word).
-    const times = Math.min(q.min, MAX_EXACT_REPEAT);
-    for (let k = 0; k < times; k++) branch.push(...atom);
-    if (q.min > MAX_EXACT_REPEAT) branch.push({ t: 'text', s: SEP });
+    if (q.min > MAX_EXACT_REPEAT) {
+      branch.push({ t: 'text', s: SEP });
+      return;
+    }
+    for (let k = 0; k < q.min; k++) branch.push(...atom);
   }
 
   private quantifier(): { min: number } | undefined {
@@ -121,6 +123,7 @@ class Parser {
 
   private group(): Node[] | undefined {
     this.i++;
+    let lookaround = false;
     if (this.p[this.i] === '?') {
       this.i++;
       if (this.p[this.i] === 'P' || this.p[this.i] === '<') {
@@ -134,13 +137,15 @@ class Parser {
           this.i++;
           return undefined;
         }
-        if (this.p[this.i] === ':' || this.p[this.i] === '=' || this.p[this.i] === '!') this.i++;
+        if (this.p[this.i] === ':') this.i++;
+        else if (this.p[this.i] !== undefined && '=!<'.includes(this.p[this.i])) lookaround = true;
       }
     }
     const inner = this.sequence();
     if (this.p[this.i] !== ')') throw new Unreadable();
     this.i++;
-    return inner;
+    // A lookaround is not RE2 (it fails to compile later) and matches no text of its own.
+    return lookaround ? [{ t: 'text', s: SEP }] : inner;
   }
 
   /** `\Q…\E` quotes literally; other escapes decode to the character they match, or a separator. */

@@ -1,5 +1,6 @@
 import vocabulary from '../../config/evolution-vocabulary.json' with { type: 'json' };
 import { scanText } from '../inspect/secrets/scan.js';
+import { compileRegex } from '../inspect/rules/compile.js';
 import { regexReadings } from './regex-reading.js';
 
 /**
@@ -52,7 +53,11 @@ export function maskForAnalysis(text: string): string {
 export function vocabularyRefusal(kind: 'regex' | 'phrase' | 'exemplar', pattern: string): string | undefined {
   if (kind !== 'regex') return textRefusal(pattern, pattern);
   const readings = regexReadings(pattern);
-  if (!readings) return 'rare_token: the regex cannot be read within bounds (too many alternatives, or malformed)';
+  if (!readings) {
+    // What RE2 refuses never becomes a rule: the gate names that refusal (invalid_regex). Anything else unreadable is refused here.
+    if (!compiles(pattern)) return undefined;
+    return 'rare_token: the regex cannot be read within bounds (too many alternatives)';
+  }
   if (scanText(pattern).length > 0) return 'customer_data: the secret/PII scanner flags the pattern';
   if (/[\p{L}\p{N}](?:\.|\\\.)[\p{L}]{2,}/u.test(pattern)) return 'customer_data: e-mail, URL or host shape';
   for (const reading of readings) {
@@ -69,4 +74,13 @@ function textRefusal(literal: string, shaped: string): string | undefined {
     if (!/^\p{L}+$/u.test(m[0]) || !isVocabulary(m[0])) return 'rare_token: a word outside the common attack vocabulary';
   }
   return undefined;
+}
+
+function compiles(pattern: string): boolean {
+  try {
+    compileRegex(pattern);
+    return true;
+  } catch {
+    return false;
+  }
 }
