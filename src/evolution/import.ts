@@ -35,7 +35,22 @@ export type ImportAnswer = { imported: true; ruleId: string; status: 'active' | 
  * tenant only (the tunnel is that tenant's), carries its origin (source `syndicate`, the tunnel and peer in the
  * explanation), can be disabled with /admin/rules like any rule, and is never exported again.
  */
-export async function importRule(deps: ImportDeps, tenantId: string, candidate: Candidate, origin: ImportOrigin): Promise<ImportAnswer> {
+export function importRule(deps: ImportDeps, tenantId: string, candidate: Candidate, origin: ImportOrigin): Promise<ImportAnswer> {
+  // One import of a tenant at a time in this process: the quota is counted and the rule stored without a concurrent
+  // import of the same tenant slipping in between (the gate runs in one analysis thread anyway).
+  const previous = chains.get(tenantId) ?? Promise.resolve();
+  const next = previous.catch(() => {}).then(() => importOne(deps, tenantId, candidate, origin));
+  const tail = next.catch(() => {});
+  chains.set(tenantId, tail);
+  void tail.then(() => {
+    if (chains.get(tenantId) === tail) chains.delete(tenantId);
+  });
+  return next;
+}
+
+const chains = new Map<string, Promise<unknown>>();
+
+async function importOne(deps: ImportDeps, tenantId: string, candidate: Candidate, origin: ImportOrigin): Promise<ImportAnswer> {
   if (!deps.enabled) return { imported: false, reason: 'evolution_disabled' };
   // Imports have budgets of their own: a peer filling them never stops this gateway evolving rules for any tenant.
   const explanation = `imported over tunnel ${origin.tunnelId} from syndicate ${origin.peerSyndicateId}`;

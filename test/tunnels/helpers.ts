@@ -24,7 +24,7 @@ export async function platform(
   t: Teardown,
   backend: StorageBackend,
   tenant: string,
-  options: { redis?: boolean; replicaOf?: Platform } = {},
+  options: { redis?: boolean; replicaOf?: Platform; config?: Record<string, unknown> } = {},
 ): Promise<Platform> {
   // A replica shares the database, the Redis prefix and the master key of the gateway it scales out.
   const of = options.replicaOf?.gw.services.config;
@@ -32,7 +32,7 @@ export async function platform(
     storage: backend,
     redis: options.redis,
     ...(of ? { databaseUrl: of.databaseUrl, redisPrefix: of.redisPrefix } : {}),
-    config: { adminKey: ADMIN_KEY, masterKey: of?.masterKey ?? randomBytes(32), evolutionEnabled: true, evolutionMode: 'auto' },
+    config: { adminKey: ADMIN_KEY, masterKey: of?.masterKey ?? randomBytes(32), evolutionEnabled: true, evolutionMode: 'auto', ...options.config },
   });
   const db = gw.services.storage.db;
   await ensureTenant(db, tenant, 'enterprise');
