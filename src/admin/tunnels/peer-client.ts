@@ -67,6 +67,8 @@ export async function postToPeer(services: Services, endpoint: string, path: str
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify(body),
     dispatcher: client.agent,
+    // One connection per post: posts are rare, and a kept-alive socket the peer closed meanwhile would fail the post.
+    reset: true,
     headersTimeout: deadlineMs,
     bodyTimeout: deadlineMs,
     signal,
