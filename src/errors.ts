@@ -127,6 +127,14 @@ export const ERRORS = {
   TUNNEL_MESSAGE_REJECTED: { status: 400, message: 'The message does not open under the tunnel key (altered, truncated, or sealed for another tunnel or direction).' },
   TUNNEL_REPLAY: { status: 409, message: 'This message was already received, or is older than the replay window.' },
   TUNNEL_EXHAUSTED: { status: 409, message: 'The tunnel reached its message bound: initiate a new handshake for fresh keys.' },
+  TUNNEL_PENDING: {
+    status: 409,
+    message: "This side of the tunnel waits for confirmation: the initiator's complete with the confirmation code, or POST /tunnels/{tunnel_id}/confirm with the number the initiator's administrator reads back.",
+  },
+  TUNNEL_ENDPOINT_REFUSED: {
+    status: 400,
+    message: 'The peer endpoint is not allowed: https is required outside loopback, link-local and metadata addresses are refused, and private addresses need the operator allow-list (TUNNEL_PEER_ALLOW).',
+  },
   TUNNEL_PEER_UNREACHABLE: { status: 502, message: "The peer gateway's admin listener could not be reached or did not answer as a tunnel endpoint." },
   RULE_NOT_EXPORTABLE: { status: 409, message: 'Only active rules this gateway evolved itself and promoted to every tenant are exported; imported rules never are.' },
   PAYLOAD_TOO_LARGE: { status: 413, message: 'Request body exceeds the configured limit.' },

@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import defaults from '../../config/defaults.json' with { type: 'json' };
 import { parseIssuers, type IssuerConfig } from '../ext/issuers.js';
 
@@ -139,6 +140,19 @@ const hostList: Parser<string[]> = (raw) => {
   return list;
 };
 
+/** TUNNEL_PEER_ALLOW: CIDRs (or single addresses) and host names, comma-separated. */
+const peerAllowList: Parser<string[]> = (raw) => {
+  const list = raw.split(',').map((s) => s.trim().toLowerCase()).filter(Boolean);
+  const ok = (e: string) => {
+    const [address, bits, extra] = e.split('/');
+    const family = isIP(address);
+    if (family === 0) return bits === undefined && /^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/.test(e);
+    return extra === undefined && (bits === undefined || (/^\d{1,3}$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128)));
+  };
+  if (list.length > 128 || !list.every(ok)) throw new Error('comma-separated CIDRs (10.0.0.0/8, fd12::/16), addresses or host names (at most 128)');
+  return list;
+};
+
 function setting<T>(env: string, description: string, parse: Parser<T>, def: T | undefined, secret = false): Setting<T> {
   return { env, description, parse, default: def, secret };
 }
@@ -210,6 +224,16 @@ export const SCHEMA = {
   evolutionRetryAfterSeconds: setting('EVOLUTION_RETRY_AFTER_S', 'When an attack whose analysis failed or was skipped for budget may be analysed again', int(1, 30 * 86_400), defaults.evolutionRetryAfterSeconds),
   evolutionHitFlushMs: setting('EVOLUTION_HIT_FLUSH_MS', 'How often rule hit counters are persisted', int(100, 600_000), defaults.evolutionHitFlushMs),
   evolutionResyncMs: setting('EVOLUTION_RESYNC_MS', 'How often a replica checks the store for rule changes it missed on the pub/sub bus', int(100, 3_600_000), defaults.evolutionResyncMs),
+  // Syndicate tunnels (docs/TUNNELS.md): budgets of imported rules, the peer route's rate, outgoing deadlines, endpoints.
+  tunnelImportMaxRules: setting('TUNNEL_IMPORT_MAX_RULES', 'Most active plus pending rules imported over tunnels, all tenants; apart from EVOLUTION_MAX_RULES (imports never stop local evolution)', int(0, 100_000), 5000),
+  tunnelImportMaxRulesPerTenant: setting('TUNNEL_IMPORT_MAX_RULES_PER_TENANT', 'Most active plus pending imported rules of one tenant (all its tunnels)', int(0, 100_000), 500),
+  tunnelImportMaxRulesPerTunnel: setting('TUNNEL_IMPORT_MAX_RULES_PER_TUNNEL', 'Most active plus pending rules imported over one tunnel', int(0, 100_000), 200),
+  tunnelImportReloadDebounceMs: setting('TUNNEL_IMPORT_RELOAD_DEBOUNCE_MS', 'Imports within this window cost one rule-set reload (and one verdict-cache flush)', int(0, 60_000), 250),
+  tunnelPeerRatePerMinute: setting('TUNNEL_PEER_RATE_PER_MINUTE', 'Messages per minute one tunnel\'s peer may post to /tunnels/{tunnel_id}/messages (429 beyond)', int(1, 100_000), 60),
+  tunnelPeerTimeoutMs: setting('TUNNEL_PEER_TIMEOUT_MS', 'Overall deadline of one post to a peer gateway (connect, headers, body and answer)', int(100, 120_000), 30_000),
+  tunnelShareConcurrency: setting('TUNNEL_SHARE_CONCURRENCY', 'Tunnels automatic sharing sends to at once', int(1, 64), 4),
+  tunnelPeerBackoffMs: setting('TUNNEL_PEER_BACKOFF_MS', 'First pause before a peer that failed is tried again (doubles per failure, up to 64 times)', int(100, 3_600_000), 5000),
+  tunnelPeerAllow: setting('TUNNEL_PEER_ALLOW', 'Private addresses (CIDRs, e.g. 10.0.0.0/8) and host names peer endpoints may use besides public ones, comma-separated; loopback is allowed always, link-local and metadata addresses never', peerAllowList, []),
   sidecarKeyRate: setting('BASTION_SIDECAR_KEY_RATE', "Requests per minute of the key a set-up creates for one app: npm start's first key and each BASTION_API_KEYS bootstrap key (the Helm chart's generated key). Keys from `keys create` or the portal keep BASTION_DEFAULT_RATE (see docs/DEPLOYMENT.md)", int(1, 1_000_000), defaults.sidecarKeyRate),
   adminHost: setting('BASTION_ADMIN_HOST', 'Bind address of the admin listener when it differs from BASTION_HOST (e.g. a sidecar keeps its data plane on 127.0.0.1 but exposes the console, site pages, /metrics and tunnels); unset: BASTION_HOST', text(1, 255), undefined),
   metricsEnabled: setting('BASTION_METRICS', 'GET /metrics on the admin listener (Prometheus text format; metadata only, never content)', bool, true),

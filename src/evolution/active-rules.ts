@@ -23,10 +23,28 @@ export class ActiveRules {
   private reloading?: Promise<void>;
   private again = false;
   private timer?: NodeJS.Timeout;
+  private soon?: NodeJS.Timeout;
+  private loads = 0;
 
   constructor(
-    private readonly deps: { db: Kysely<Database>; inspector: Inspector; verdictCache: VerdictCache; broadcast: Broadcast; logger: Logger; maxRules: number },
+    private readonly deps: {
+      db: Kysely<Database>;
+      inspector: Inspector;
+      verdictCache: VerdictCache;
+      broadcast: Broadcast;
+      logger: Logger;
+      maxRules: number;
+      /** Imported rules loaded besides `maxRules` local ones. */
+      maxImported?: number;
+      /** How long `changedSoon` gathers changes before one reload. */
+      debounceMs?: number;
+    },
   ) {}
+
+  /** How many times a new rule set was installed (each one empties the verdict cache). */
+  get reloads(): number {
+    return this.loads;
+  }
 
   get current(): { version: number; rules: readonly ScopedRule[] } {
     return { version: this.version, rules: this.rules };
@@ -52,6 +70,20 @@ export class ActiveRules {
 
   stop(): void {
     clearInterval(this.timer);
+    clearTimeout(this.soon);
+  }
+
+  /**
+   * `changed()` a little later: changes made within the debounce window (a burst of imported rules) cost one reload,
+   * one verdict-cache flush and one broadcast instead of one each.
+   */
+  changedSoon(): void {
+    if (this.soon) return;
+    this.soon = setTimeout(() => {
+      this.soon = undefined;
+      void this.changed();
+    }, this.deps.debounceMs ?? 250);
+    this.soon.unref();
   }
 
   /** Re-reads the active rules; concurrent calls coalesce into at most one more read. */
@@ -93,12 +125,13 @@ export class ActiveRules {
 
   private async load(): Promise<void> {
     const fingerprint = await activeFingerprint(this.deps.db);
-    const rules = await activeRules(this.deps.db, this.deps.maxRules);
+    const rules = await activeRules(this.deps.db, this.deps.maxRules, this.deps.maxImported ?? 0);
     this.fingerprint = fingerprint;
     if (sameRules(rules, this.rules)) return;
     this.rules = rules;
     this.scopedTenants = new Set(rules.flatMap((r) => (r.tenantId === undefined ? [] : [r.tenantId])));
     this.version++;
+    this.loads++;
     this.deps.inspector.setRules({ version: this.version, rules });
     this.deps.verdictCache.clear();
     this.deps.logger.info({ event: 'rules_loaded', version: this.version, rules: rules.length }, 'evolved rules loaded');

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
-import { insertRule, rulesInForce } from '../storage/evolved-rules.js';
+import { importedCounts, insertRule, rulesInForce } from '../storage/evolved-rules.js';
 import type { Database } from '../storage/schema.js';
 import type { ActiveRules } from './active-rules.js';
 import type { AnalysisPool } from './analysis-pool.js';
@@ -16,6 +16,8 @@ export interface ImportDeps {
   enabled: boolean;
   mode: 'auto' | 'review';
   maxRules: number;
+  /** Imported rules (active or pending) allowed gateway-wide, per tenant and per tunnel; apart from `maxRules`. */
+  quota: { total: number; perTenant: number; perTunnel: number };
   maxPatternChars: number;
   logger: Logger;
 }
@@ -33,10 +35,30 @@ export type ImportAnswer = { imported: true; ruleId: string; status: 'active' | 
  * tenant only (the tunnel is that tenant's), carries its origin (source `syndicate`, the tunnel and peer in the
  * explanation), can be disabled with /admin/rules like any rule, and is never exported again.
  */
-export async function importRule(deps: ImportDeps, tenantId: string, candidate: Candidate, origin: ImportOrigin): Promise<ImportAnswer> {
+export function importRule(deps: ImportDeps, tenantId: string, candidate: Candidate, origin: ImportOrigin): Promise<ImportAnswer> {
+  // One import of a tenant at a time in this process: the quota is counted and the rule stored without a concurrent
+  // import of the same tenant slipping in between (the gate runs in one analysis thread anyway).
+  const previous = chains.get(tenantId) ?? Promise.resolve();
+  const next = previous.catch(() => {}).then(() => importOne(deps, tenantId, candidate, origin));
+  const tail = next.catch(() => {});
+  chains.set(tenantId, tail);
+  void tail.then(() => {
+    if (chains.get(tenantId) === tail) chains.delete(tenantId);
+  });
+  return next;
+}
+
+const chains = new Map<string, Promise<unknown>>();
+
+async function importOne(deps: ImportDeps, tenantId: string, candidate: Candidate, origin: ImportOrigin): Promise<ImportAnswer> {
   if (!deps.enabled) return { imported: false, reason: 'evolution_disabled' };
-  const inForce = await rulesInForce(deps.db, deps.maxRules);
-  if (inForce.length >= deps.maxRules) return { imported: false, reason: 'rule_limit_reached' };
+  // Imports have budgets of their own: a peer filling them never stops this gateway evolving rules for any tenant.
+  const explanation = `imported over tunnel ${origin.tunnelId} from syndicate ${origin.peerSyndicateId}`;
+  const counts = await importedCounts(deps.db, tenantId, explanation);
+  if (counts.tunnel >= deps.quota.perTunnel) return { imported: false, reason: 'tunnel_import_quota' };
+  if (counts.tenant >= deps.quota.perTenant) return { imported: false, reason: 'tenant_import_quota' };
+  if (counts.total >= deps.quota.total) return { imported: false, reason: 'import_limit_reached' };
+  const inForce = [...(await rulesInForce(deps.db, deps.maxRules, 'local')), ...(await rulesInForce(deps.db, deps.quota.perTenant, 'imported')).filter((r) => r.tenantId === tenantId)];
   const existing = inForce
     .filter((r) => r.tenantId === undefined || r.tenantId === tenantId)
     .map((r) => ({ id: r.id, kind: r.kind, pattern: r.pattern, ...(r.family ? { family: r.family } : {}) }));
@@ -59,7 +81,7 @@ export async function importRule(deps: ImportDeps, tenantId: string, candidate: 
     source: IMPORTED_SOURCE,
     model: null,
     attack_type: null,
-    explanation: `imported over tunnel ${origin.tunnelId} from syndicate ${origin.peerSyndicateId}`,
+    explanation,
     content_hash: createHash('sha256').update(`${IMPORTED_SOURCE}\n${origin.tunnelId}\n${c.kind}\n${c.pattern}`).digest('hex'),
     tenant_id: tenantId,
     scope: 'tenant',
@@ -67,6 +89,7 @@ export async function importRule(deps: ImportDeps, tenantId: string, candidate: 
     created_at: Date.now(),
   });
   deps.logger.info({ event: 'rule_imported', rule: id, status, kind: c.kind, tunnel: origin.tunnelId, tenant: tenantId }, 'rule imported from a syndicate peer');
-  if (status === 'active') await deps.rules.changed();
+  // Debounced: a burst of imports reloads the rule set (and empties the verdict cache) once.
+  if (status === 'active') deps.rules.changedSoon();
   return { imported: true, ruleId: id, status };
 }

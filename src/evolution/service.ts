@@ -44,6 +44,8 @@ export interface Observed {
 export interface Evolution {
   readonly enabled: boolean;
   readonly admin: RuleAdmin;
+  /** The main thread's rule set (reload count for tests). */
+  readonly rules: ActiveRules;
   /** The `rulesTenant` of a request: the tenant when it has evolved rules of its own, else undefined (issue 10). */
   rulesScope(tenantId: string | undefined): string | undefined;
   /** Called by judge() for every inspected item: counts rule hits, queues HIGH/BLOCK attacks. Never throws, never waits. */
@@ -65,7 +67,7 @@ const IGNORED_LAYERS = new Set(['secrets', 'ers']);
  */
 export async function createEvolution(deps: EvolutionDeps): Promise<Evolution> {
   const c = deps.config;
-  const rules = new ActiveRules({ ...deps, maxRules: c.evolutionMaxRules });
+  const rules = new ActiveRules({ ...deps, maxRules: c.evolutionMaxRules, maxImported: c.tunnelImportMaxRules, debounceMs: c.tunnelImportReloadDebounceMs });
   const hits = new HitCounter(deps.db, deps.logger);
   const attribution = deps.redis ? redisAttribution(deps.redis, c.redisPrefix) : memoryAttribution();
   const admin = new RuleAdmin(deps.db, hits, rules, c.evolutionEnabled);
@@ -98,6 +100,7 @@ export async function createEvolution(deps: EvolutionDeps): Promise<Evolution> {
   return {
     enabled: c.evolutionEnabled,
     admin,
+    rules,
     rulesScope: (tenantId) => (c.evolutionEnabled ? rules.scopeOf(tenantId) : undefined),
     observe(tenantId, observed) {
       if (!c.evolutionEnabled) return;
@@ -142,7 +145,10 @@ export async function createEvolution(deps: EvolutionDeps): Promise<Evolution> {
       ),
     importRule: (tenantId, candidate, origin) =>
       importRule(
-        { db: deps.db, analysis, rules, enabled: c.evolutionEnabled, mode: c.evolutionMode, maxRules: c.evolutionMaxRules, maxPatternChars: c.evolutionMaxPatternChars, logger: deps.logger },
+        { db: deps.db, analysis, rules, enabled: c.evolutionEnabled, mode: c.evolutionMode,
+          maxRules: c.evolutionMaxRules,
+          quota: { total: c.tunnelImportMaxRules, perTenant: c.tunnelImportMaxRulesPerTenant, perTunnel: c.tunnelImportMaxRulesPerTunnel },
+          maxPatternChars: c.evolutionMaxPatternChars, logger: deps.logger },
         tenantId,
         candidate,
         origin,

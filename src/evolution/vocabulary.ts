@@ -1,5 +1,7 @@
 import vocabulary from '../../config/evolution-vocabulary.json' with { type: 'json' };
 import { scanText } from '../inspect/secrets/scan.js';
+import { compileRegex } from '../inspect/rules/compile.js';
+import { regexReadings } from './regex-reading.js';
 
 /**
  * Issue 10, defect 1: customer text never becomes a rule. An evolved rule may contain only common attack vocabulary
@@ -44,29 +46,41 @@ export function maskForAnalysis(text: string): string {
 /**
  * Why a candidate rule would carry customer text, or undefined: a word outside the vocabulary (a number, an
  * identifier, a canary, a name), an e-mail address, URL or host shape, or anything the secret/PII scanner flags.
- * For a regex, the words are its literal text (escapes, classes and quantifiers removed).
+ * For a regex, the words are those of every text it can match (src/evolution/regex-reading.ts: escapes decoded,
+ * small classes and alternatives expanded), not its surface: `\x63\x6f…` and `[c][o]…` spell words too. A regex too
+ * tangled to read within the bound is refused.
  */
 export function vocabularyRefusal(kind: 'regex' | 'phrase' | 'exemplar', pattern: string): string | undefined {
-  const literal = kind === 'regex' ? regexLiteral(pattern) : pattern;
-  if (scanText(literal).length > 0 || scanText(pattern).length > 0) return 'customer_data: the secret/PII scanner flags the pattern';
-  if (/@|:\/\/|www\b/i.test(literal) || /[\p{L}\p{N}](?:\.|\\\.)[\p{L}]{2,}/u.test(kind === 'regex' ? pattern : literal)) {
-    return 'customer_data: e-mail, URL or host shape';
+  if (kind !== 'regex') return textRefusal(pattern, pattern);
+  const readings = regexReadings(pattern);
+  if (!readings) {
+    // What RE2 refuses never becomes a rule: the gate names that refusal (invalid_regex). Anything else unreadable is refused here.
+    if (!compiles(pattern)) return undefined;
+    return 'rare_token: the regex cannot be read within bounds (too many alternatives)';
   }
+  if (scanText(pattern).length > 0) return 'customer_data: the secret/PII scanner flags the pattern';
+  if (/[\p{L}\p{N}](?:\.|\\\.)[\p{L}]{2,}/u.test(pattern)) return 'customer_data: e-mail, URL or host shape';
+  for (const reading of readings) {
+    const refusal = textRefusal(reading, reading);
+    if (refusal) return refusal;
+  }
+  return undefined;
+}
+
+function textRefusal(literal: string, shaped: string): string | undefined {
+  if (scanText(literal).length > 0) return 'customer_data: the secret/PII scanner flags the pattern';
+  if (/@|:\/\/|www\b/i.test(literal) || /[\p{L}\p{N}]\.[\p{L}]{2,}/u.test(shaped)) return 'customer_data: e-mail, URL or host shape';
   for (const m of literal.normalize('NFKC').toLowerCase().matchAll(/[\p{L}\p{N}]+/gu)) {
     if (!/^\p{L}+$/u.test(m[0]) || !isVocabulary(m[0])) return 'rare_token: a word outside the common attack vocabulary';
   }
   return undefined;
 }
 
-/** The literal text of a regex: escaped characters as themselves, class escapes, classes and counts as spaces. */
-function regexLiteral(pattern: string): string {
-  return pattern
-    .replace(/\\[pP]\{[^}]*\}/g, ' ')
-    .replace(/\[(?:\\.|[^\]\\])*\]/g, ' ')
-    .replace(/\{\d+(?:,\d*)?\}/g, ' ')
-    .replace(/\\x[0-9a-fA-F]{2}|\\u[0-9a-fA-F]{4}|\\[0-7]{1,3}/g, ' ')
-    .replace(/\\([a-zA-Z])/g, ' ')
-    .replace(/\\(.)/g, '$1')
-    .replace(/\(\?P?<[\w]*>|\(\?[a-zA-Z]*[:=!<]*/g, ' ')
-    .replace(/[()|*+?^$]/g, ' ');
+function compiles(pattern: string): boolean {
+  try {
+    compileRegex(pattern);
+    return true;
+  } catch {
+    return false;
+  }
 }

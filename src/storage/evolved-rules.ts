@@ -73,29 +73,53 @@ const scoped = (r: { id: string; kind: DynamicRule['kind']; pattern: string; fam
   ...(r.scope === 'global' ? {} : { tenantId: r.tenant_id ?? '' }),
 });
 
-/** The rules the pipeline runs: active ones, oldest first, at most `max`, each with its scope. */
-export async function activeRules(db: Kysely<Database>, max: number): Promise<ScopedRule[]> {
+/** Rules this gateway evolved, or rules imported from syndicate peers: each kind has its own budget. */
+export type RuleOrigin = 'local' | 'imported';
+// Literal, not imported from src/tunnels/rules.ts: storage stays below the domain cores.
+const IMPORTED = 'syndicate';
+
+/**
+ * The rules the pipeline runs: active ones, oldest first, each with its scope. Locally evolved rules (at most `max`)
+ * and imported ones (at most `importedMax`) are bounded apart, so imports never crowd out this gateway's own rules.
+ */
+export async function activeRules(db: Kysely<Database>, max: number, importedMax = 0): Promise<ScopedRule[]> {
+  const of = (origin: RuleOrigin, limit: number) =>
+    db
+      .selectFrom('evolved_rules')
+      .select(['id', 'kind', 'pattern', 'family', 'scope', 'tenant_id'])
+      .where('status', '=', 'active')
+      .where('source', origin === 'imported' ? '=' : '!=', IMPORTED)
+      .orderBy('created_at')
+      .orderBy('id')
+      .limit(limit)
+      .execute();
+  const local = await of('local', max);
+  const imported = importedMax > 0 ? await of('imported', importedMax) : [];
+  return [...local, ...imported].map(scoped);
+}
+
+/** Live and waiting rules of one origin, each with its scope: what a new rule must not duplicate, or may be a repeat of. */
+export async function rulesInForce(db: Kysely<Database>, max: number, origin: RuleOrigin = 'local'): Promise<ScopedRule[]> {
   const rows = await db
     .selectFrom('evolved_rules')
-    .select(['id', 'kind', 'pattern', 'family', 'scope', 'tenant_id'])
-    .where('status', '=', 'active')
-    .orderBy('created_at')
-    .orderBy('id')
+    .select(['id', 'kind', 'pattern', 'scope', 'tenant_id'])
+    .where('status', 'in', ['active', 'pending'])
+    .where('source', origin === 'imported' ? '=' : '!=', IMPORTED)
+    .orderBy('created_at', 'desc')
     .limit(max)
     .execute();
   return rows.map(scoped);
 }
 
-/** Live and waiting rules, each with its scope: what a new rule must not duplicate, or may be a repeat of. */
-export async function rulesInForce(db: Kysely<Database>, max: number): Promise<ScopedRule[]> {
-  const rows = await db
-    .selectFrom('evolved_rules')
-    .select(['id', 'kind', 'pattern', 'scope', 'tenant_id'])
-    .where('status', 'in', ['active', 'pending'])
-    .orderBy('created_at', 'desc')
-    .limit(max)
-    .execute();
-  return rows.map(scoped);
+/** Live and waiting imported rules: gateway-wide, of one tenant, and over one tunnel (its exact origin note). */
+export async function importedCounts(db: Kysely<Database>, tenantId: string, explanation: string): Promise<{ total: number; tenant: number; tunnel: number }> {
+  const count = async (filter: 'all' | 'tenant' | 'tunnel') => {
+    let q = db.selectFrom('evolved_rules').select((eb) => eb.fn.countAll<number | string>().as('n')).where('status', 'in', ['active', 'pending']).where('source', '=', IMPORTED);
+    if (filter !== 'all') q = q.where('tenant_id', '=', tenantId);
+    if (filter === 'tunnel') q = q.where('explanation', '=', explanation);
+    return Number((await q.executeTakeFirst())?.n ?? 0);
+  };
+  return { total: await count('all'), tenant: await count('tenant'), tunnel: await count('tunnel') };
 }
 
 /**

@@ -16,8 +16,12 @@ export interface SyndicatesTable {
 }
 
 export type TunnelRole = 'initiator' | 'responder';
-/** `active` until revoked (DELETE, or the peer's close message) or past `expires_at` (reported as `expired`). */
-export type TunnelState = 'active' | 'revoked';
+/**
+ * A responder's side starts `pending` (nothing is imported over it) until the initiator proves it saw the same Safety
+ * Number, or the responder's administrator confirms it; the initiator's side starts `active`. Then `active` until
+ * revoked (DELETE, or the peer's close message) or past `expires_at` (reported as `expired`).
+ */
+export type TunnelState = 'pending' | 'active' | 'revoked';
 
 export interface TunnelsTable {
   tunnel_id: string;

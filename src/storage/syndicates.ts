@@ -76,9 +76,15 @@ export async function listTunnels(db: Kysely<Database>, tenantId: string, limit 
   return db.selectFrom('tunnels').selectAll().where('tenant_id', '=', tenantId).orderBy('created_at', 'desc').orderBy('tunnel_id').limit(limit).execute();
 }
 
-/** Marks a tunnel revoked; false when it was revoked already. */
+/** Marks a tunnel (pending or active) revoked; false when it was revoked already. */
 export async function revokeTunnel(db: Kysely<Database>, tunnelId: string, now = Date.now()): Promise<boolean> {
-  const r = await db.updateTable('tunnels').set({ state: 'revoked', revoked_at: now }).where('tunnel_id', '=', tunnelId).where('state', '=', 'active').executeTakeFirst();
+  const r = await db.updateTable('tunnels').set({ state: 'revoked', revoked_at: now }).where('tunnel_id', '=', tunnelId).where('state', 'in', ['active', 'pending']).executeTakeFirst();
+  return Number(r.numUpdatedRows) > 0;
+}
+
+/** A responder's pending side becomes active (once: false when it was not pending). */
+export async function activateTunnel(db: Kysely<Database>, tunnelId: string): Promise<boolean> {
+  const r = await db.updateTable('tunnels').set({ state: 'active' }).where('tunnel_id', '=', tunnelId).where('state', '=', 'pending').executeTakeFirst();
   return Number(r.numUpdatedRows) > 0;
 }
 

@@ -1,3 +1,4 @@
+import { vocabularyRefusal } from '../evolution/vocabulary.js';
 import { MAX_PLAINTEXT_BYTES } from './channel.js';
 
 /**
@@ -18,7 +19,14 @@ export interface SharedRule {
   fp_reports: number;
 }
 
-export type TunnelPayload = { type: 'evolved_rule'; rule: SharedRule } | { type: 'close' };
+/**
+ * `confirm` carries the confirmation code the responder showed its administrator only, read out on the second channel
+ * with the Safety Number: sent by the initiator once the number matched, it moves the responder's side from pending
+ * to active. A man in the middle holds a key with the responder but never hears the code.
+ */
+export type TunnelPayload = { type: 'evolved_rule'; rule: SharedRule } | { type: 'close' } | { type: 'confirm'; code: string };
+
+export const CONFIRMATION_CODE = /^\d{10}$/;
 
 /** The source stored on imported rules: the marker that keeps them from being exported again. */
 export const IMPORTED_SOURCE = 'syndicate';
@@ -39,6 +47,8 @@ export function exportRefusal(row: ExportableRow): string | undefined {
   if (row.source === IMPORTED_SOURCE) return 'imported rules are never re-exported';
   if (row.status !== 'active') return `the rule is ${row.status}: only active rules are exported`;
   if (row.scope !== 'global') return 'the rule applies to one tenant only: only rules promoted to every tenant are exported';
+  // Checked again on the way out: a rule stored before the check read decoded regexes must not carry customer words away.
+  if (!RULE_KINDS.includes(row.kind as RuleKind) || vocabularyRefusal(row.kind as RuleKind, row.pattern)) return 'the rule holds words outside the common attack vocabulary';
   return undefined;
 }
 
@@ -60,6 +70,7 @@ export function parsePayload(plaintext: Buffer): TunnelPayload | undefined {
   if (typeof value !== 'object' || value === null) return undefined;
   const v = value as Record<string, unknown>;
   if (v.type === 'close' && Object.keys(v).length === 1) return { type: 'close' };
+  if (v.type === 'confirm' && Object.keys(v).length === 2 && typeof v.code === 'string' && CONFIRMATION_CODE.test(v.code)) return { type: 'confirm', code: v.code };
   if (v.type !== 'evolved_rule' || typeof v.rule !== 'object' || v.rule === null || Object.keys(v).length !== 2) return undefined;
   const r = v.rule as Record<string, unknown>;
   const keys = Object.keys(r).sort().join(',');

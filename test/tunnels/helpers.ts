@@ -24,7 +24,7 @@ export async function platform(
   t: Teardown,
   backend: StorageBackend,
   tenant: string,
-  options: { redis?: boolean; replicaOf?: Platform } = {},
+  options: { redis?: boolean; replicaOf?: Platform; config?: Record<string, unknown> } = {},
 ): Promise<Platform> {
   // A replica shares the database, the Redis prefix and the master key of the gateway it scales out.
   const of = options.replicaOf?.gw.services.config;
@@ -32,7 +32,7 @@ export async function platform(
     storage: backend,
     redis: options.redis,
     ...(of ? { databaseUrl: of.databaseUrl, redisPrefix: of.redisPrefix } : {}),
-    config: { adminKey: ADMIN_KEY, masterKey: of?.masterKey ?? randomBytes(32), evolutionEnabled: true, evolutionMode: 'auto' },
+    config: { adminKey: ADMIN_KEY, masterKey: of?.masterKey ?? randomBytes(32), evolutionEnabled: true, evolutionMode: 'auto', ...options.config },
   });
   const db = gw.services.storage.db;
   await ensureTenant(db, tenant, 'enterprise');
@@ -51,17 +51,18 @@ export async function register(p: Platform, name: string): Promise<Record<string
 export type Json = Record<string, unknown>;
 
 /** The whole handshake as the two administrators run it; the reply and number pass through `relay` (the first channel). */
-export async function handshake(a: Platform, b: Platform, relay: { manifest?: (m: Json) => Json; reply?: (r: Json) => Json; beforeComplete?: (manifest: Json) => Promise<void>; acceptNew?: boolean } = {}) {
+export async function handshake(a: Platform, b: Platform, relay: { manifest?: (m: Json) => Json; reply?: (r: Json) => Json; beforeComplete?: (manifest: Json) => Promise<void>; acceptNew?: boolean; withoutCode?: boolean } = {}) {
   const init = await a.api('POST', '/tunnels/handshake/init', { endpoint: a.gw.adminUrl, ttl_seconds: 3600 });
   if (init.status !== 200) throw new Error(`init: ${init.status} ${init.body}`);
   const manifest = (relay.manifest ?? ((m) => m))(init.json());
   const accept = await b.api('POST', '/tunnels/handshake/accept', { manifest, endpoint: b.gw.adminUrl, ...(relay.acceptNew ? { accept_new_identity: true } : {}) });
   if (accept.status !== 200) return { init, accept };
-  const accepted = accept.json<{ reply: Json; safety_number: string; tunnel: Json }>();
+  const accepted = accept.json<{ reply: Json; safety_number: string; confirmation_code?: string; tunnel: Json }>();
   const reply = (relay.reply ?? ((r) => r))(accepted.reply);
   await relay.beforeComplete?.(init.json());
-  // The second channel: B's administrator reads the number to A's, who types it.
-  const complete = await a.api('POST', '/tunnels/handshake/complete', { reply, safety_number: accepted.safety_number });
+  // The second channel: B's administrator reads the number and the confirmation code to A's, who types them.
+  const code = relay.withoutCode ? {} : { confirmation_code: accepted.confirmation_code };
+  const complete = await a.api('POST', '/tunnels/handshake/complete', { reply, safety_number: accepted.safety_number, ...code });
   return { init, accept, accepted, complete, tunnelId: accepted.tunnel.tunnel_id as string };
 }
 

@@ -70,8 +70,13 @@ for (const backend of ['sqlite', 'postgres'] as StorageBackend[]) {
     const shared = await a.api('POST', `/tunnels/${tunnelId}/rules`, { rule_id: 'evo_dragon' });
     responses.push(shared.body);
     t.equal(shared.status, 200, shared.body);
-    t.match(shared.json(), { tunnel_id: tunnelId, seq: 1, peer: { accepted: true, outcome: 'imported', status: 'active' } });
-    const verdict = await filter(b, ATTACK);
+    t.match(shared.json(), { tunnel_id: tunnelId, seq: 2, peer: { accepted: true, outcome: 'imported', status: 'active' } });
+    // Imports reload the rule set after a short debounce (one reload per burst).
+    let verdict = await filter(b, ATTACK);
+    for (let i = 0; i < 100 && verdict.allowed; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      verdict = await filter(b, ATTACK);
+    }
     t.equal(verdict.allowed, false, 'B now blocks the attack');
     t.ok(verdict.flags.some((f) => f.type === 'evolved_rule' && f.detail === shared.json<{ peer: { rule_id: string } }>().peer.rule_id), 'with the imported rule');
     const rulesB = (await call(`${b.gw.adminUrl}/admin/rules`, { headers: { 'x-admin-key': ADMIN_KEY } })).json<{ rules: { id: string; source: string; explanation: string; tenant_id: string; scope: string }[] }>().rules;

@@ -1,11 +1,12 @@
-import { request } from 'undici';
-import { BastionError } from '../../errors.js';
+import { BastionError, isBastionError } from '../../errors.js';
 import type { Services } from '../../services.js';
 import { findRule } from '../../storage/evolved-rules.js';
 import { claimExport, findTunnel, revokeTunnel, type TunnelRow } from '../../storage/syndicates.js';
 import { MAX_MESSAGES, openMessage, receiveDirection, sealMessage, sendDirection, type SealedMessage } from '../../tunnels/channel.js';
 import type { TunnelKeys } from '../../tunnels/handshake.js';
 import { exportRefusal, exportRule, parsePayload, type TunnelPayload } from '../../tunnels/rules.js';
+import { receiveConfirmation } from './confirm.js';
+import { postToPeer } from './peer-client.js';
 import { loadTunnelKeys, receiveWindow, sendCounter, shredTunnelKeys, tunnelRuntime } from './runtime.js';
 
 /**
@@ -16,54 +17,40 @@ import { loadTunnelKeys, receiveWindow, sendCounter, shredTunnelKeys, tunnelRunt
 /** What the receiving gateway answers (plain JSON: it carries no rule content, only the outcome). */
 export interface PeerAnswer {
   accepted: boolean;
-  outcome: 'imported' | 'refused' | 'closed';
+  outcome: 'imported' | 'refused' | 'closed' | 'confirmed';
   rule_id?: string;
   status?: string;
   reason?: string;
 }
 
-// The receiver's gate runs in its analysis thread, which builds the benign corpus on first use (seconds on a busy host).
-const PEER_TIMEOUT_MS = 30_000;
-const MAX_ANSWER_BYTES = 16 * 1024;
 
-/** The tunnel with its keys, or the error any use of it gets: 404 unknown (or another tenant's), 410 revoked or expired. */
-async function usable(services: Services, tunnelId: string, tenantId?: string): Promise<{ row: TunnelRow; keys: TunnelKeys }> {
+/**
+ * The tunnel with its keys, or the error any use of it gets: 404 unknown (or another tenant's), 410 revoked or
+ * expired. A pending side (a responder not yet confirmed) may receive (a confirmation, a close) and be revoked, but
+ * sends nothing: 409 `TUNNEL_PENDING`.
+ */
+async function usable(services: Services, tunnelId: string, tenantId?: string, pendingOk = false): Promise<{ row: TunnelRow; keys: TunnelKeys }> {
   const rt = tunnelRuntime(services);
   const row = await findTunnel(services.storage.db, tunnelId);
   if (!row || (tenantId !== undefined && row.tenant_id !== tenantId)) throw new BastionError('TUNNEL_NOT_FOUND');
-  if (row.state !== 'active' || Number(row.expires_at) <= rt.clock.now()) throw new BastionError('TUNNEL_GONE');
+  if (row.state === 'revoked' || Number(row.expires_at) <= rt.clock.now()) throw new BastionError('TUNNEL_GONE');
+  if (row.state === 'pending' && !pendingOk) throw new BastionError('TUNNEL_PENDING');
   const keys = await loadTunnelKeys(rt, tunnelId);
   if (!keys) throw new BastionError('TUNNEL_GONE');
   return { row, keys };
 }
 
-async function seal(services: Services, row: TunnelRow, keys: TunnelKeys, payload: TunnelPayload): Promise<SealedMessage> {
+export async function seal(services: Services, row: TunnelRow, keys: TunnelKeys, payload: TunnelPayload): Promise<SealedMessage> {
   const rt = tunnelRuntime(services);
   const seq = await rt.store.next(sendCounter(row.tunnel_id), Math.max(1, Number(row.expires_at) - rt.clock.now()));
   if (seq > MAX_MESSAGES) throw new BastionError('TUNNEL_EXHAUSTED');
   return sealMessage(keys, row.tunnel_id, sendDirection(row.role), seq, Buffer.from(JSON.stringify(payload), 'utf8'));
 }
 
-async function post(row: TunnelRow, message: SealedMessage, timeoutMs = PEER_TIMEOUT_MS): Promise<{ status: number; answer?: PeerAnswer }> {
-  const url = new URL(`tunnels/${encodeURIComponent(row.tunnel_id)}/messages`, row.peer_endpoint.endsWith('/') ? row.peer_endpoint : `${row.peer_endpoint}/`);
-  const res = await request(url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(message),
-    headersTimeout: timeoutMs,
-    bodyTimeout: timeoutMs,
-  });
-  let text = '';
-  for await (const chunk of res.body) {
-    text += chunk.toString();
-    if (text.length > MAX_ANSWER_BYTES) break;
-  }
-  if (res.statusCode !== 200) return { status: res.statusCode };
-  try {
-    return { status: 200, answer: JSON.parse(text) as PeerAnswer };
-  } catch {
-    return { status: 502 };
-  }
+/** One sealed message to the peer, under the overall deadline (src/admin/tunnels/peer-client.ts). */
+export async function post(services: Services, row: TunnelRow, message: SealedMessage, timeoutMs?: number): Promise<{ status: number; answer?: PeerAnswer }> {
+  const sent = await postToPeer(services, row.peer_endpoint, `tunnels/${encodeURIComponent(row.tunnel_id)}/messages`, message, timeoutMs);
+  return sent as { status: number; answer?: PeerAnswer };
 }
 
 async function shred(services: Services, tunnelId: string): Promise<boolean> {
@@ -86,8 +73,9 @@ export async function shareRule(services: Services, tenantId: string, tunnelId: 
   const message = await seal(services, row, keys, exportRule(rule));
   let sent: Awaited<ReturnType<typeof post>>;
   try {
-    sent = await post(row, message);
-  } catch {
+    sent = await post(services, row, message);
+  } catch (err) {
+    if (isBastionError(err)) throw err;
     throw new BastionError('TUNNEL_PEER_UNREACHABLE');
   }
   if (sent.status === 410) {
@@ -108,12 +96,15 @@ export async function shareRule(services: Services, tenantId: string, tunnelId: 
 }
 
 /** The peer route: open, check the window, act. Any failure is refused before anything is acted on. */
-export async function receiveMessage(services: Services, tunnelId: string, message: SealedMessage): Promise<PeerAnswer> {
-  const { row, keys } = await usable(services, tunnelId);
+export async function receiveMessage(services: Services, tunnelId: string, message: SealedMessage, limit?: (tunnelId: string) => Promise<void>): Promise<PeerAnswer> {
+  const { row, keys } = await usable(services, tunnelId, undefined, true);
   const rt = tunnelRuntime(services);
   if (message.dir !== receiveDirection(row.role)) throw new BastionError('TUNNEL_MESSAGE_REJECTED');
   const plaintext = openMessage(keys, tunnelId, message);
   if (!plaintext) throw new BastionError('TUNNEL_MESSAGE_REJECTED');
+  // Per tunnel, after authentication (garbage cannot spend the peer's window) and before the sequence number is
+  // burnt (the peer may send the same message again after Retry-After).
+  if (limit) await limit(tunnelId);
   // After authentication only: garbage cannot burn sequence numbers.
   if (!(await rt.store.accept(receiveWindow(tunnelId), message.seq, Math.max(1, Number(row.expires_at) - rt.clock.now())))) throw new BastionError('TUNNEL_REPLAY');
   const payload = parsePayload(plaintext);
@@ -123,6 +114,13 @@ export async function receiveMessage(services: Services, tunnelId: string, messa
     services.logger.info({ event: 'tunnel_closed_by_peer', tunnel: tunnelId, tenant: row.tenant_id }, 'tunnel revoked by its peer');
     return { accepted: true, outcome: 'closed' };
   }
+  if (payload.type === 'confirm') {
+    const confirmed = await receiveConfirmation(services, row, payload.code);
+    return confirmed ? { accepted: true, outcome: 'confirmed' } : { accepted: false, outcome: 'refused', reason: 'confirmation_refused' };
+  }
+  // Nothing is imported before this side knows the initiator saw the same Safety Number (a refused man in the middle
+  // holds a key with this side too).
+  if (row.state !== 'active') return { accepted: false, outcome: 'refused', reason: 'tunnel_pending' };
   if (!row.capabilities.split(',').includes('evolved_rules')) return { accepted: false, outcome: 'refused', reason: 'capability_not_granted' };
   const { kind, pattern, family } = payload.rule;
   let answer: Awaited<ReturnType<typeof services.evolution.importRule>>;
@@ -142,7 +140,7 @@ export async function receiveMessage(services: Services, tunnelId: string, messa
  * after, best effort, so the peer shreds its copy too.
  */
 export async function revoke(services: Services, tenantId: string, tunnelId: string): Promise<{ row: TunnelRow; peer_notified: boolean }> {
-  const { row, keys } = await usable(services, tunnelId, tenantId);
+  const { row, keys } = await usable(services, tunnelId, tenantId, true);
   const close = await seal(services, row, keys, { type: 'close' }).catch(() => undefined);
   keys.a2b.fill(0);
   keys.b2a.fill(0);
@@ -151,7 +149,7 @@ export async function revoke(services: Services, tenantId: string, tunnelId: str
   let notified = false;
   if (close) {
     try {
-      notified = (await post(row, close, 3000)).answer?.outcome === 'closed';
+      notified = (await post(services, row, close, 3000)).answer?.outcome === 'closed';
     } catch {
       // Unreachable peer: its key dies with its TTL, and any message it sends here gets 410.
     }

@@ -6,6 +6,9 @@ import { deriveTunnelKeys, manifestVerifies, replyVerifies, signManifest, signRe
 import { exportPrivate, generateKeyPair, importPrivate, publicKeyOf, type KeyPair } from '../../tunnels/keys.js';
 import { formatSafetyNumber, safetyNumber, sameSafetyNumber } from '../../tunnels/safety-number.js';
 import { tunnelIdOf, type Side } from '../../tunnels/transcript.js';
+import { post, seal } from './channel.js';
+import { formatCode, issueConfirmationCode } from './confirm.js';
+import { assertPeerEndpoint } from './peer-client.js';
 import { HANDSHAKE_RETENTION_MS, openSealed, ownSyndicate, pendingKey, putSealed, saveTunnelKeys, tunnelRuntime } from './runtime.js';
 
 /** SPEC §3 handshake, A's and B's halves. Secrets go to the volatile store only; the database gets public metadata. */
@@ -94,7 +97,8 @@ function tunnelRow(tenantId: string, role: 'initiator' | 'responder', peer: Side
     tunnel_id: tunnelIdOf(manifest.handshake_id),
     tenant_id: tenantId,
     role,
-    state: 'active',
+    // The responder waits for proof that the initiator saw the same Safety Number (src/admin/tunnels/confirm.ts).
+    state: role === 'responder' ? 'pending' : 'active',
     peer_syndicate_id: peer.syndicate_id,
     peer_display_name: peer.display_name,
     peer_identity_key: peer.identity_key,
@@ -113,15 +117,22 @@ export async function acceptHandshake(
   services: Services,
   tenantId: string,
   body: { manifest: Manifest; endpoint: string; accept_new_identity?: boolean },
-): Promise<{ reply: Reply; safety_number: string; tunnel: TunnelRow }> {
+): Promise<{ reply: Reply; safety_number: string; confirmation_code: string; tunnel: TunnelRow }> {
   const rt = tunnelRuntime(services);
   const { manifest } = body;
   assertIntact(manifest, manifestVerifies(manifest));
+  // This gateway will post to the endpoint the manifest names: never to metadata or unlisted private addresses.
+  assertPeerEndpoint(services, manifest.endpoint);
   const now = rt.clock.now();
   if (!(Date.parse(manifest.expires_at) > now)) throw new BastionError('HANDSHAKE_EXPIRED');
   const own = await ownSyndicate(services, rt, tenantId);
   if (manifest.syndicate_id === own.syndicate.syndicate_id || manifest.identity_key === own.identity.publicKey) throw new BastionError('HANDSHAKE_OWN_MANIFEST');
   await assertPinned(services, tenantId, manifest, body.accept_new_identity === true);
+  // A manifest this gateway issued (its handshake is pending here) is for a peer gateway: a co-tenant accepting it
+  // would take the tunnel id and spend the initiator's handshake.
+  if ((await rt.store.get(pendingKey(manifest.handshake_id))) !== undefined) {
+    throw new BastionError('HANDSHAKE_OWN_MANIFEST', { message: 'This manifest was issued by this gateway: it is for the peer gateway it was sent to.' });
+  }
   const tunnelId = tunnelIdOf(manifest.handshake_id);
   if (await findTunnel(services.storage.db, tunnelId)) throw new BastionError('CONFLICT', { message: 'This manifest was accepted already.' });
 
@@ -141,8 +152,9 @@ export async function acceptHandshake(
   // The row first: of concurrent accepts only the one that stored it may store its key (else a loser's key could win).
   if (!(await insertTunnel(services.storage.db, row))) throw new BastionError('CONFLICT', { message: 'This manifest was accepted already.' });
   await keepKeys(services, tunnelId, keys, manifest.ttl_seconds * 1000);
-  services.logger.info({ event: 'tunnel_active', tunnel: tunnelId, tenant: tenantId, role: 'responder', peer: manifest.syndicate_id }, 'tunnel established');
-  return { reply, safety_number: formatSafetyNumber(number), tunnel: row };
+  const code = await issueConfirmationCode(services, tunnelId);
+  services.logger.info({ event: 'tunnel_pending', tunnel: tunnelId, tenant: tenantId, role: 'responder', peer: manifest.syndicate_id }, 'tunnel keys agreed; waiting for confirmation');
+  return { reply, safety_number: formatSafetyNumber(number), confirmation_code: formatCode(code), tunnel: row };
 }
 
 /**
@@ -153,8 +165,8 @@ export async function acceptHandshake(
 export async function completeHandshake(
   services: Services,
   tenantId: string,
-  body: { reply: Reply; safety_number: string; accept_new_identity?: boolean },
-): Promise<{ safety_number: string; tunnel: TunnelRow }> {
+  body: { reply: Reply; safety_number: string; confirmation_code?: string; accept_new_identity?: boolean },
+): Promise<{ safety_number: string; tunnel: TunnelRow; peer_confirmed: boolean }> {
   const rt = tunnelRuntime(services);
   const { reply } = body;
   const key = pendingKey(reply.handshake_id);
@@ -167,6 +179,7 @@ export async function completeHandshake(
     throw new BastionError('HANDSHAKE_EXPIRED');
   }
   assertIntact(reply, replyVerifies(reply));
+  assertPeerEndpoint(services, reply.endpoint);
   if (reply.tunnel_id !== tunnelIdOf(pending.manifest.handshake_id)) throw new BastionError('MANIFEST_INVALID');
   await assertPinned(services, tenantId, reply, body.accept_new_identity === true);
 
@@ -176,6 +189,8 @@ export async function completeHandshake(
     services.logger.warn({ event: 'safety_number_mismatch', handshake: reply.handshake_id, tenant: tenantId, peer: reply.syndicate_id }, 'handshake refused and destroyed');
     throw new BastionError('SAFETY_NUMBER_MISMATCH');
   }
+  // Checked before the pending handshake is taken: a conflict must not spend it.
+  if (await findTunnel(services.storage.db, reply.tunnel_id)) throw new BastionError('CONFLICT', { message: 'This handshake was completed already.' });
   // Single use: of two concurrent completions, one takes the key and the other finds nothing.
   const taken = openSealed<Pending>(rt, key, await rt.store.take(key));
   if (!taken) throw new BastionError('HANDSHAKE_EXPIRED');
@@ -185,5 +200,18 @@ export async function completeHandshake(
   if (!(await insertTunnel(services.storage.db, row))) throw new BastionError('CONFLICT', { message: 'This handshake was completed already.' });
   await keepKeys(services, row.tunnel_id, keys, taken.manifest.ttl_seconds * 1000);
   services.logger.info({ event: 'tunnel_active', tunnel: row.tunnel_id, tenant: tenantId, role: 'initiator', peer: reply.syndicate_id }, 'tunnel established');
-  return { safety_number: formatSafetyNumber(expected), tunnel: row };
+  const peerConfirmed = body.confirmation_code ? await sendConfirmation(services, row, keys, body.confirmation_code) : false;
+  return { safety_number: formatSafetyNumber(expected), tunnel: row, peer_confirmed: peerConfirmed };
+}
+
+/** The number matched: the code B's administrator read out goes back sealed, and B's side becomes active. Best effort. */
+async function sendConfirmation(services: Services, row: TunnelRow, keys: TunnelKeys, code: string): Promise<boolean> {
+  try {
+    const message = await seal(services, row, keys, { type: 'confirm', code });
+    const sent = await post(services, row, message);
+    return sent.answer?.outcome === 'confirmed' && sent.answer.accepted === true;
+  } catch {
+    services.logger.warn({ event: 'tunnel_confirmation_unsent', tunnel: row.tunnel_id }, "the peer did not hear the confirmation; its administrator can confirm the number");
+    return false;
+  }
 }

@@ -1,6 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import type { Static } from 'typebox';
+import { BastionError } from '../../errors.js';
+import type { PolicyState } from '../../limits/headers.js';
 import { receiveMessage } from './channel.js';
+
+const PEER_POLICY = 'tunnel-messages-per-minute';
 import { MessageAnswer, SealedMessage, TunnelParams } from './schemas.js';
 
 /**
@@ -17,6 +21,14 @@ export async function tunnelPeerRoutes(app: FastifyInstance): Promise<void> {
       bodyLimit: 64 * 1024,
       schema: { summary: 'Peer gateway → this gateway: one sealed tunnel message (authenticated by the tunnel key, not an API key)', params: TunnelParams, body: SealedMessage, response: { 200: MessageAnswer } },
     },
-    async (request) => receiveMessage(app.services, request.params.tunnel_id, request.body),
+    async (request) =>
+      receiveMessage(app.services, request.params.tunnel_id, request.body, async (tunnelId) => {
+        const quota = app.services.config.tunnelPeerRatePerMinute;
+        const policy: PolicyState = { name: PEER_POLICY, quota, windowSeconds: 60 };
+        request.rateState = [policy];
+        const result = await app.services.window.consume(`tunnel-peer:${tunnelId}`, quota, 60_000);
+        policy.consumed = { remaining: result.remaining, resetMs: result.resetMs, denied: !result.allowed };
+        if (!result.allowed) throw new BastionError('RATE_LIMITED', { headers: { 'retry-after': String(Math.max(1, Math.ceil(result.resetMs / 1000))) } });
+      }),
   );
 }

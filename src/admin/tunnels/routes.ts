@@ -6,7 +6,9 @@ import { findTunnel, listTunnels, type TunnelRow } from '../../storage/syndicate
 import { formatSafetyNumber, normalizeSafetyNumber } from '../../tunnels/safety-number.js';
 import type { Manifest as ManifestT, Reply as ReplyT } from '../../tunnels/handshake.js';
 import { apiKeyAuth, scopedTenant } from '../api-key-auth.js';
+import { CONFIRMATION_CODE } from '../../tunnels/rules.js';
 import { startAutoShare } from './auto-share.js';
+import { confirmByAdministrator } from './confirm.js';
 import { revoke, shareRule } from './channel.js';
 import { acceptHandshake, completeHandshake, initHandshake } from './handshake.js';
 import { tunnelRuntime } from './runtime.js';
@@ -15,6 +17,7 @@ import {
   AcceptResponse,
   CompleteBody,
   CompleteResponse,
+  ConfirmBody,
   InitBody,
   Manifest,
   RevokeResponse,
@@ -30,7 +33,7 @@ const iso = (ms: number | string) => new Date(Number(ms)).toISOString();
 type Params = { Params: Static<typeof TunnelParams> };
 
 export function tunnelView(row: TunnelRow, now: number): Static<typeof TunnelView> {
-  const expired = row.state === 'active' && Number(row.expires_at) <= now;
+  const expired = row.state !== 'revoked' && Number(row.expires_at) <= now;
   return {
     tunnel_id: row.tunnel_id,
     role: row.role,
@@ -76,7 +79,7 @@ export async function tunnelRoutes(app: FastifyInstance): Promise<void> {
       const tenantId = scopedTenant(request);
       refuseSpoofingName(request.body.manifest.display_name, 'manifest.display_name');
       const out = await acceptHandshake(services, tenantId, { ...request.body, manifest: request.body.manifest as ManifestT });
-      return { reply: out.reply, safety_number: out.safety_number, tunnel: tunnelView(out.tunnel, now()) };
+      return { reply: out.reply, safety_number: out.safety_number, confirmation_code: out.confirmation_code, tunnel: tunnelView(out.tunnel, now()) };
     },
   );
 
@@ -91,8 +94,29 @@ export async function tunnelRoutes(app: FastifyInstance): Promise<void> {
       const digits = normalizeSafetyNumber(request.body.safety_number);
       if (!digits) throw new RequestValidationError([{ loc: ['body', 'safety_number'], msg: 'must be 60 digits (spaces and dashes ignored)', type: 'value_error.safety_number' }]);
       refuseSpoofingName(request.body.reply.display_name, 'reply.display_name');
-      const out = await completeHandshake(services, tenantId, { ...request.body, reply: request.body.reply as ReplyT, safety_number: digits });
-      return { safety_number: out.safety_number, tunnel: tunnelView(out.tunnel, now()) };
+      const code = request.body.confirmation_code?.replace(/[\s-]/g, '');
+      if (code !== undefined && !CONFIRMATION_CODE.test(code)) throw new RequestValidationError([{ loc: ['body', 'confirmation_code'], msg: 'must be 10 digits (spaces and dashes ignored)', type: 'value_error.confirmation_code' }]);
+      const out = await completeHandshake(services, tenantId, { ...request.body, reply: request.body.reply as ReplyT, safety_number: digits, ...(code ? { confirmation_code: code } : { confirmation_code: undefined }) });
+      return { safety_number: out.safety_number, tunnel: tunnelView(out.tunnel, now()), peer_confirmed: out.peer_confirmed };
+    },
+  );
+
+  app.post<Params & { Body: Static<typeof ConfirmBody> }>(
+    '/:tunnel_id/confirm',
+    {
+      config,
+      schema: {
+        summary: "Platform B: confirm a pending side with the Safety Number A's administrator reads back; a different number shreds it (409)",
+        params: TunnelParams,
+        body: ConfirmBody,
+        response: { 200: TunnelView },
+      },
+    },
+    async (request) => {
+      const tenantId = scopedTenant(request);
+      const digits = normalizeSafetyNumber(request.body.safety_number);
+      if (!digits) throw new RequestValidationError([{ loc: ['body', 'safety_number'], msg: 'must be 60 digits (spaces and dashes ignored)', type: 'value_error.safety_number' }]);
+      return tunnelView(await confirmByAdministrator(services, tenantId, request.params.tunnel_id, digits), now());
     },
   );
 

@@ -72,6 +72,9 @@ export const CompleteBody = Type.Object(
   {
     reply: Reply,
     safety_number: Type.String({ pattern: '^[0-9 -]{60,80}$', description: "The 60 digits as B's administrator read them (spaces and dashes ignored)" }),
+    confirmation_code: Type.Optional(
+      Type.String({ pattern: '^[0-9 -]{10,16}$', description: "The 10-digit code B's administrator read out with the number: sent back sealed, it makes B's side active" }),
+    ),
     accept_new_identity: Type.Optional(Type.Boolean()),
   },
   { additionalProperties: false },
@@ -80,7 +83,7 @@ export const CompleteBody = Type.Object(
 export const TunnelView = Type.Object({
   tunnel_id: Type.String(),
   role: Type.Union([Type.Literal('initiator'), Type.Literal('responder')]),
-  state: Type.Union([Type.Literal('active'), Type.Literal('revoked'), Type.Literal('expired')]),
+  state: Type.Union([Type.Literal('pending'), Type.Literal('active'), Type.Literal('revoked'), Type.Literal('expired')], { description: 'pending: a responder waiting for confirmation (nothing is imported); active; revoked; expired' }),
   peer: Type.Object({ syndicate_id: Type.String(), display_name: Type.String(), identity_key: Type.String(), endpoint: Type.String() }),
   safety_number: Type.String({ description: '12 groups of 5 digits' }),
   capabilities: Type.Array(Type.String()),
@@ -90,8 +93,21 @@ export const TunnelView = Type.Object({
   revoked_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
 });
 export const TunnelList = Type.Array(TunnelView);
-export const AcceptResponse = Type.Object({ reply: Reply, safety_number: Type.String({ description: '12 groups of 5 digits: read it to A\'s administrator on a second channel' }), tunnel: TunnelView });
-export const CompleteResponse = Type.Object({ safety_number: Type.String(), tunnel: TunnelView });
+export const AcceptResponse = Type.Object({
+  reply: Reply,
+  safety_number: Type.String({ description: "12 groups of 5 digits: read it to A's administrator on a second channel" }),
+  confirmation_code: Type.String({ description: "10 digits, shown only here: read it to A's administrator with the number (never on the channel that carries the manifest and reply)" }),
+  tunnel: TunnelView,
+});
+export const CompleteResponse = Type.Object({
+  safety_number: Type.String(),
+  tunnel: TunnelView,
+  peer_confirmed: Type.Boolean({ description: "B heard the confirmation code and its side is active; false: B's administrator confirms with POST /tunnels/{tunnel_id}/confirm" }),
+});
+export const ConfirmBody = Type.Object(
+  { safety_number: Type.String({ pattern: '^[0-9 -]{60,80}$', description: "The number A's administrator reads back from A's tunnel (spaces and dashes ignored)" }) },
+  { additionalProperties: false },
+);
 export const RevokeResponse = Type.Object({ tunnel: TunnelView, peer_notified: Type.Boolean({ description: 'The peer confirmed it shredded its copy' }) });
 
 export const TunnelParams = Type.Object({ tunnel_id: TunnelId }, { additionalProperties: false });
