@@ -96,6 +96,12 @@ const httpUrl: Parser<string> = (raw) => {
   throw new Error('an http(s):// base URL');
 };
 
+/**
+ * An OpenAI-compatible base URL. Bastion appends /v1/… itself, but SDKs and provider docs write the base with /v1, so a
+ * trailing /v1 segment is dropped here rather than sent upstream as /v1/v1/….
+ */
+const openAiBaseUrl: Parser<string> = (raw) => httpUrl(raw).replace(/\/v1$/i, '');
+
 const master: Parser<Buffer> = (raw) => {
   const buf = /^[0-9a-fA-F]{64}$/.test(raw) ? Buffer.from(raw, 'hex') : Buffer.from(raw, 'base64');
   if (buf.length !== 32) throw new Error('32 bytes as 64 hex characters or base64');
@@ -167,7 +173,7 @@ export const SCHEMA = {
   workers: setting('BASTION_WORKERS', 'Inspection worker threads (0 = available cores)', int(0, 256), defaults.workers),
   inspectQueueLimit: setting('BASTION_INSPECT_QUEUE', 'Inspections waiting for a worker before 503', int(1, 100_000), defaults.inspectQueueLimit),
   ersHalfLifeSeconds: setting('BASTION_ERS_HALF_LIFE_S', 'Entity risk score half-life: how fast a shadow-banned entity recovers', int(10, 604_800), defaults.ersHalfLifeSeconds),
-  upstreamBaseUrl: setting('UPSTREAM_BASE_URL', 'OpenAI-compatible upstream for /v1/* (without the /v1 suffix)', httpUrl, defaults.upstreamBaseUrl),
+  upstreamBaseUrl: setting('UPSTREAM_BASE_URL', 'OpenAI-compatible upstream for /v1/* (a trailing /v1 is dropped: Bastion appends it)', openAiBaseUrl, defaults.upstreamBaseUrl),
   upstreamApiKey: setting('UPSTREAM_API_KEY', 'When set, Bastion holds the upstream credential and apps may send their Bastion key as Authorization: Bearer', text(1, 4096), undefined, true),
   upstreamConnectTimeoutMs: setting('UPSTREAM_CONNECT_TIMEOUT_MS', 'Upstream TCP/TLS connect timeout (502 beyond)', int(100, 120_000), defaults.upstreamConnectTimeoutMs),
   upstreamHeadersTimeoutMs: setting('UPSTREAM_HEADERS_TIMEOUT_MS', 'Wait for upstream response headers (504 beyond)', int(100, 600_000), defaults.upstreamHeadersTimeoutMs),
@@ -193,7 +199,7 @@ export const SCHEMA = {
   evolutionEnabled: setting('EVOLUTION_ENABLED', 'Evolution loop: HIGH/BLOCK attacks become validated detection rules, live without a restart (false: no analyses and no evolved rules)', bool, defaults.evolutionEnabled),
   evolutionMode: setting('EVOLUTION_MODE', 'auto: a rule that passes validation goes live; review: it waits for POST /admin/rules/{id}/approve', oneOf('auto', 'review'), defaults.evolutionMode as 'auto'),
   evolutionAnalyser: setting('EVOLUTION_ANALYSER', 'auto: the language model when EVOLUTION_LLM_MODEL is set, else the offline analyser; llm; offline', oneOf('auto', 'llm', 'offline'), defaults.evolutionAnalyser as 'auto'),
-  evolutionLlmBaseUrl: setting('EVOLUTION_LLM_BASE_URL', 'OpenAI-compatible endpoint of the analyser model (without /v1); unset: UPSTREAM_BASE_URL', httpUrl, undefined),
+  evolutionLlmBaseUrl: setting('EVOLUTION_LLM_BASE_URL', 'OpenAI-compatible endpoint of the analyser model (a trailing /v1 is dropped); unset: UPSTREAM_BASE_URL', openAiBaseUrl, undefined),
   evolutionLlmModel: setting('EVOLUTION_LLM_MODEL', 'Analyser model name; unset: the offline analyser (distinctive n-grams, no model needed)', text(1, 128), undefined),
   evolutionLlmApiKey: setting('EVOLUTION_LLM_API_KEY', 'Bearer credential of the analyser endpoint; unset: UPSTREAM_API_KEY', text(1, 4096), undefined, true),
   evolutionLlmTimeoutMs: setting('EVOLUTION_LLM_TIMEOUT_MS', 'Deadline of one analyser call (headers, body and overall)', int(100, 300_000), defaults.evolutionLlmTimeoutMs),
