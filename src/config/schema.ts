@@ -3,7 +3,7 @@ import { parseIssuers, type IssuerConfig } from '../ext/issuers.js';
 
 /**
  * One schema for all configuration: each setting names its environment variable, its parser and bounds,
- * and documents itself (README's configuration table is generated from the same list by
+ * and documents itself (docs/CONFIGURATION.md's table is generated from the same list by
  * `node bin/bastion.js config-table`).
  */
 
@@ -156,7 +156,7 @@ export const SCHEMA = {
   databaseUrl: setting('DATABASE_URL', 'Storage: sqlite:<path> (embedded) or postgres://… (scale-out)', databaseUrl, defaults.databaseUrl),
   redisUrl: setting('REDIS_URL', 'Optional. Shared rate windows, monthly counters, key revocation and ERS across replicas', redisUrl, undefined),
   redisPrefix: setting('BASTION_REDIS_PREFIX', 'Prefix of every Redis key Bastion writes', text(1, 64), defaults.redisPrefix),
-  allowUnauthenticated: setting('ALLOW_UNAUTHENTICATED', 'Start even when no API key exists (SPEC §5 rule 4: fails closed otherwise)', bool, false),
+  allowUnauthenticated: setting('ALLOW_UNAUTHENTICATED', 'Start even when no API key exists (fails closed otherwise)', bool, false),
   apiKeys: setting('BASTION_API_KEYS', 'Bootstrap keys: comma-separated tenant:key pairs, stored hashed at start', bootstrapKeys, [], true),
   adminKey: setting('BASTION_ADMIN_KEY', 'Operator secret for X-Admin-Key routes (admin routes answer 503 when unset)', text(24, 512), undefined, true),
   masterKey: setting('BASTION_MASTER_KEY', '32-byte key (hex or base64) encrypting TOTP secrets and private keys at rest', master, undefined, true),
@@ -231,7 +231,7 @@ export const SCHEMA = {
   extSites: setting('BASTION_EXT_SITES', 'AI chat sites the browser extension screens (GET /ext/policy)', hostList, ['chatgpt.com', 'chat.openai.com', 'claude.ai', 'gemini.google.com', 'copilot.microsoft.com', 'chat.mistral.ai', 'perplexity.ai']),
   extMode: setting('BASTION_EXT_MODE', 'What the extension does with a blocked paste (GET /ext/policy): block (refuse it) or warn (ask the user)', oneOf('block', 'warn'), 'block'),
   extRedaction: setting('BASTION_EXT_REDACTION', 'Whether the extension replaces secrets in pastes with POST /ext/redact before they are sent (GET /ext/policy)', bool, true),
-  // Paid MCP tools (issue 12): /mcp on the data plane. L402 is offered only when LND_REST_URL is set.
+  // Paid MCP tools: /mcp on the data plane. L402 is offered only when LND_REST_URL is set.
   lndRestUrl: setting('LND_REST_URL', 'Lightning node (LND) REST endpoint that issues L402 invoices (POST /v1/invoices), e.g. https://127.0.0.1:8080; unset: /mcp offers x402 only', httpUrl, undefined),
   lndMacaroon: setting('LND_MACAROON', "Hex of the LND macaroon sent as Grpc-Metadata-macaroon (an invoice macaroon: it can only create and read invoices)", hex(16, 8192), undefined, true),
   lndTlsCertPath: setting('LND_TLS_CERT_PATH', "PEM file of the LND node's TLS certificate (LND signs its own); unset: the system CAs", text(1, 4096), undefined),
