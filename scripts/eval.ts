@@ -111,6 +111,18 @@ function scoreInSample(rows: readonly CorpusRow[], metas: ReadonlyMap<string, Ro
   }
 }
 
+/** Sets kept out of training (datasets/multilingual-eval/): scoring them with the committed models is a held-out figure. */
+const NEVER_TRAINED = join(root, 'datasets', 'multilingual-eval');
+const neverTrainedOn = (path: string): boolean => resolve(path).startsWith(NEVER_TRAINED + '/');
+
+/** What "in-sample" means for these inputs: true of the dev and extra sets, false of the never-trained-on ones. */
+function inSampleNote(paths: readonly string[]): string {
+  const held = paths.filter(neverTrainedOn);
+  if (held.length === paths.length) return '"in-sample": the committed models, which were never trained on these sets (datasets/multilingual-eval/ is kept out of training): a held-out figure.';
+  if (held.length === 0) return '"in-sample": the committed models, trained on datasets/ (which include these sets) — optimistic.';
+  return `"in-sample": the committed models; trained on every input except ${held.map((p) => p.replace(root + '/', '')).join(', ')} (never trained on), so optimistic for the rest.`;
+}
+
 const args = parsedOrExit(process.argv.slice(2));
 
 function parsedOrExit(argv: string[]): Args {
@@ -132,7 +144,7 @@ const reports: Array<[string, Report]> = [['in-sample', summarise(scoreInSample(
 const notes = [
   `${rows.length} items from ${args.paths.map(shown).join(', ')}${metas.size ? ' (with meta side-car)' : ''}`,
   'Rules: secret items count as detected when action ≠ allow (benign secret: FP when action ≠ allow); other attacks when blocked; other benign items are FP when blocked.',
-  '"in-sample": the committed models, trained on datasets/ (which include these sets) — optimistic.',
+  inSampleNote(args.paths),
 ];
 const trainingAvailable = existsSync(datasetPaths(root).derived);
 if (args.folds >= 2 && trainingAvailable) {

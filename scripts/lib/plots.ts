@@ -32,24 +32,35 @@ export function categoryPoints(reports: Reports): CategoryPoint[] {
   return points;
 }
 
+const METRICS = ['recall (attacks)', 'false-positive rate (benign)'] as const;
+
+/**
+ * One bar chart per metric, stacked: attack categories (recall) above, benign ones (FPR) below. Each category gets a
+ * fixed step of width and the runs share it side by side, so bars stay wide and sit over their label however many
+ * categories a report has. (A faceted version with a fixed width gave the side-by-side offsets no room: bars of zero
+ * width beside their labels.)
+ */
 export function categoryChart(title: string, reports: Reports): TopLevelSpec {
+  const values = categoryPoints(reports);
+  const runs = new Set(values.map((v) => v.run)).size;
+  const step = Math.max(18, 12 * runs + 6);
   return {
     $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
     title,
-    data: { values: categoryPoints(reports) },
-    facet: { row: { field: 'metric', type: 'nominal', title: null } },
-    resolve: { scale: { x: 'independent' } },
-    spec: {
-      width: 640,
+    data: { values },
+    vconcat: METRICS.filter((metric) => values.some((v) => v.metric === metric)).map((metric) => ({
+      title: metric,
+      transform: [{ filter: { field: 'metric', equal: metric } }],
+      width: { step },
       height: 180,
-      mark: { type: 'bar', tooltip: true },
+      mark: { type: 'bar' as const, tooltip: true },
       encoding: {
-        x: { field: 'category', type: 'nominal', title: null, axis: { labelAngle: -35, labelLimit: 180 } },
-        xOffset: { field: 'run', type: 'nominal' },
-        y: { field: 'rate', type: 'quantitative', title: null, scale: { domain: [0, 1] }, axis: { format: '.0%' } },
-        color: { field: 'run', type: 'nominal', title: 'run' },
+        x: { field: 'category', type: 'nominal' as const, title: null, axis: { labelAngle: -35, labelLimit: 180 } },
+        xOffset: { field: 'run', type: 'nominal' as const },
+        y: { field: 'rate', type: 'quantitative' as const, title: null, scale: { domain: [0, 1] }, axis: { format: '.0%' } },
+        color: { field: 'run', type: 'nominal' as const, title: 'run' },
       },
-    },
+    })),
   };
 }
 

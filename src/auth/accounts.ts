@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { DEFAULT_PLAN } from '../config/plans.js';
 import { BastionError, RequestValidationError } from '../errors.js';
-import { createAccountWithTenant, type Account } from '../storage/accounts.js';
+import { createAccountForTenant, createAccountWithTenant, type Account } from '../storage/accounts.js';
 import type { Database } from '../storage/schema.js';
 import { base62 } from './key-material.js';
 import { hashPassword, passwordProblem } from './passwords.js';
@@ -45,4 +45,20 @@ export async function registerAccount(db: Kysely<Database>, input: Registration)
   });
   if (!account) throw new BastionError('ACCOUNT_EXISTS');
   return account;
+}
+
+/**
+ * An account for an existing tenant, for operators (the CLI): the same e-mail and password rules and argon2id hash as
+ * sign-up, but the account joins `tenantId` instead of opening a new tenant.
+ */
+export async function addAccountToTenant(db: Kysely<Database>, tenantId: string, input: Registration): Promise<Account | 'taken' | 'no-tenant'> {
+  const email = normalizeEmail(input.email);
+  assertPasswordAcceptable(input.password, email, 'password');
+  return createAccountForTenant(db, {
+    id: shortId('acc_'),
+    tenantId,
+    email,
+    passwordHash: await hashPassword(input.password),
+    displayName: input.displayName,
+  });
 }

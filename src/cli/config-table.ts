@@ -6,7 +6,7 @@ function show(value: unknown): string {
   return String(value);
 }
 
-/** The README configuration table, generated from the one schema so the two cannot drift. */
+/** The configuration table of docs/CONFIGURATION.md, generated from the one schema so the two cannot drift. */
 export function configTable(): string {
   const rows = Object.values(SCHEMA).map((s) => `| \`${s.env}\` | ${s.secret ? '(secret)' : `\`${show(s.default)}\``} | ${s.description} |`);
   return ['| Variable | Default | Meaning |', '| --- | --- | --- |', ...rows].join('\n') + '\n';

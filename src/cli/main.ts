@@ -1,4 +1,5 @@
 import { ConfigError, loadConfig } from '../config/load.js';
+import { accountsCommand } from './accounts.js';
 import { agentsCommand } from './agents.js';
 import { StartupError } from '../runtime.js';
 import { configTable } from './config-table.js';
@@ -12,11 +13,15 @@ const USAGE = `Usage: bastion <command>
   quickstart                                   create a first key if none exists, print it, then serve
   migrate                                      apply storage migrations
   keys create --tenant ID [--name N] [--rate N] [--create-tenant]
-                                               create an API key (printed once); the tenant must
-                                               exist unless --create-tenant
+                                               create an API key (printed once; lost it? create another
+                                               and revoke the old one); the tenant must exist unless
+                                               --create-tenant
   keys list [--tenant ID]                      list keys (prefixes only)
   keys revoke KEY_ID                           revoke a key everywhere
   tenants create ID [--plan P]                 create a tenant
+  accounts create --tenant ID --email E [--name N]
+                                               a console account for an existing tenant (e.g. default);
+                                               password from BASTION_ACCOUNT_PASSWORD or standard input
   tenants policy ID [--set k=v]… [--unset k]… [--show]
                                                show or change a tenant's detection policy (JSON)
   agents verify-log --tenant ID                 re-hash a tenant's agent activity chain; exit 1 at the
@@ -38,6 +43,8 @@ export async function main(argv: string[]): Promise<number> {
         return await keysCommand(loadConfig(), rest);
       case 'tenants':
         return await tenantsCommand(loadConfig(), rest);
+      case 'accounts':
+        return await accountsCommand(loadConfig(), rest);
       case 'agents':
         return await agentsCommand(loadConfig(), rest);
       case 'config-table':

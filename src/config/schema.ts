@@ -4,7 +4,7 @@ import { parseIssuers, type IssuerConfig } from '../ext/issuers.js';
 
 /**
  * One schema for all configuration: each setting names its environment variable, its parser and bounds,
- * and documents itself (README's configuration table is generated from the same list by
+ * and documents itself (docs/CONFIGURATION.md's table is generated from the same list by
  * `node bin/bastion.js config-table`).
  */
 
@@ -97,6 +97,12 @@ const httpUrl: Parser<string> = (raw) => {
   throw new Error('an http(s):// base URL');
 };
 
+/**
+ * An OpenAI-compatible base URL. Bastion appends /v1/… itself, but SDKs and provider docs write the base with /v1, so a
+ * trailing /v1 segment is dropped here rather than sent upstream as /v1/v1/….
+ */
+const openAiBaseUrl: Parser<string> = (raw) => httpUrl(raw).replace(/\/v1$/i, '');
+
 const master: Parser<Buffer> = (raw) => {
   const buf = /^[0-9a-fA-F]{64}$/.test(raw) ? Buffer.from(raw, 'hex') : Buffer.from(raw, 'base64');
   if (buf.length !== 32) throw new Error('32 bytes as 64 hex characters or base64');
@@ -164,7 +170,7 @@ export const SCHEMA = {
   databaseUrl: setting('DATABASE_URL', 'Storage: sqlite:<path> (embedded) or postgres://… (scale-out)', databaseUrl, defaults.databaseUrl),
   redisUrl: setting('REDIS_URL', 'Optional. Shared rate windows, monthly counters, key revocation and ERS across replicas', redisUrl, undefined),
   redisPrefix: setting('BASTION_REDIS_PREFIX', 'Prefix of every Redis key Bastion writes', text(1, 64), defaults.redisPrefix),
-  allowUnauthenticated: setting('ALLOW_UNAUTHENTICATED', 'Start even when no API key exists (SPEC §5 rule 4: fails closed otherwise)', bool, false),
+  allowUnauthenticated: setting('ALLOW_UNAUTHENTICATED', 'Start even when no API key exists (fails closed otherwise)', bool, false),
   apiKeys: setting('BASTION_API_KEYS', 'Bootstrap keys: comma-separated tenant:key pairs, stored hashed at start', bootstrapKeys, [], true),
   adminKey: setting('BASTION_ADMIN_KEY', 'Operator secret for X-Admin-Key routes (admin routes answer 503 when unset)', text(24, 512), undefined, true),
   masterKey: setting('BASTION_MASTER_KEY', '32-byte key (hex or base64) encrypting TOTP secrets and private keys at rest', master, undefined, true),
@@ -181,7 +187,7 @@ export const SCHEMA = {
   workers: setting('BASTION_WORKERS', 'Inspection worker threads (0 = available cores)', int(0, 256), defaults.workers),
   inspectQueueLimit: setting('BASTION_INSPECT_QUEUE', 'Inspections waiting for a worker before 503', int(1, 100_000), defaults.inspectQueueLimit),
   ersHalfLifeSeconds: setting('BASTION_ERS_HALF_LIFE_S', 'Entity risk score half-life: how fast a shadow-banned entity recovers', int(10, 604_800), defaults.ersHalfLifeSeconds),
-  upstreamBaseUrl: setting('UPSTREAM_BASE_URL', 'OpenAI-compatible upstream for /v1/* (without the /v1 suffix)', httpUrl, defaults.upstreamBaseUrl),
+  upstreamBaseUrl: setting('UPSTREAM_BASE_URL', 'OpenAI-compatible upstream for /v1/* (a trailing /v1 is dropped: Bastion appends it)', openAiBaseUrl, defaults.upstreamBaseUrl),
   upstreamApiKey: setting('UPSTREAM_API_KEY', 'When set, Bastion holds the upstream credential and apps may send their Bastion key as Authorization: Bearer', text(1, 4096), undefined, true),
   upstreamConnectTimeoutMs: setting('UPSTREAM_CONNECT_TIMEOUT_MS', 'Upstream TCP/TLS connect timeout (502 beyond)', int(100, 120_000), defaults.upstreamConnectTimeoutMs),
   upstreamHeadersTimeoutMs: setting('UPSTREAM_HEADERS_TIMEOUT_MS', 'Wait for upstream response headers (504 beyond)', int(100, 600_000), defaults.upstreamHeadersTimeoutMs),
@@ -207,7 +213,7 @@ export const SCHEMA = {
   evolutionEnabled: setting('EVOLUTION_ENABLED', 'Evolution loop: HIGH/BLOCK attacks become validated detection rules, live without a restart (false: no analyses and no evolved rules)', bool, defaults.evolutionEnabled),
   evolutionMode: setting('EVOLUTION_MODE', 'auto: a rule that passes validation goes live; review: it waits for POST /admin/rules/{id}/approve', oneOf('auto', 'review'), defaults.evolutionMode as 'auto'),
   evolutionAnalyser: setting('EVOLUTION_ANALYSER', 'auto: the language model when EVOLUTION_LLM_MODEL is set, else the offline analyser; llm; offline', oneOf('auto', 'llm', 'offline'), defaults.evolutionAnalyser as 'auto'),
-  evolutionLlmBaseUrl: setting('EVOLUTION_LLM_BASE_URL', 'OpenAI-compatible endpoint of the analyser model (without /v1); unset: UPSTREAM_BASE_URL', httpUrl, undefined),
+  evolutionLlmBaseUrl: setting('EVOLUTION_LLM_BASE_URL', 'OpenAI-compatible endpoint of the analyser model (a trailing /v1 is dropped); unset: UPSTREAM_BASE_URL', openAiBaseUrl, undefined),
   evolutionLlmModel: setting('EVOLUTION_LLM_MODEL', 'Analyser model name; unset: the offline analyser (distinctive n-grams, no model needed)', text(1, 128), undefined),
   evolutionLlmApiKey: setting('EVOLUTION_LLM_API_KEY', 'Bearer credential of the analyser endpoint; unset: UPSTREAM_API_KEY', text(1, 4096), undefined, true),
   evolutionLlmTimeoutMs: setting('EVOLUTION_LLM_TIMEOUT_MS', 'Deadline of one analyser call (headers, body and overall)', int(100, 300_000), defaults.evolutionLlmTimeoutMs),
@@ -249,7 +255,7 @@ export const SCHEMA = {
   extSites: setting('BASTION_EXT_SITES', 'AI chat sites the browser extension screens (GET /ext/policy)', hostList, ['chatgpt.com', 'chat.openai.com', 'claude.ai', 'gemini.google.com', 'copilot.microsoft.com', 'chat.mistral.ai', 'perplexity.ai']),
   extMode: setting('BASTION_EXT_MODE', 'What the extension does with a blocked paste (GET /ext/policy): block (refuse it) or warn (ask the user)', oneOf('block', 'warn'), 'block'),
   extRedaction: setting('BASTION_EXT_REDACTION', 'Whether the extension replaces secrets in pastes with POST /ext/redact before they are sent (GET /ext/policy)', bool, true),
-  // Paid MCP tools (issue 12): /mcp on the data plane. L402 is offered only when LND_REST_URL is set.
+  // Paid MCP tools: /mcp on the data plane. L402 is offered only when LND_REST_URL is set.
   lndRestUrl: setting('LND_REST_URL', 'Lightning node (LND) REST endpoint that issues L402 invoices (POST /v1/invoices), e.g. https://127.0.0.1:8080; unset: /mcp offers x402 only', httpUrl, undefined),
   lndMacaroon: setting('LND_MACAROON', "Hex of the LND macaroon sent as Grpc-Metadata-macaroon (an invoice macaroon: it can only create and read invoices)", hex(16, 8192), undefined, true),
   lndTlsCertPath: setting('LND_TLS_CERT_PATH', "PEM file of the LND node's TLS certificate (LND signs its own); unset: the system CAs", text(1, 4096), undefined),

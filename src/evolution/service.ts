@@ -48,9 +48,13 @@ export interface Evolution {
   readonly rules: ActiveRules;
   /** The `rulesTenant` of a request: the tenant when it has evolved rules of its own, else undefined (issue 10). */
   rulesScope(tenantId: string | undefined): string | undefined;
-  /** Called by judge() for every inspected item: counts rule hits, queues HIGH/BLOCK attacks. Never throws, never waits. */
-  observe(tenantId: string | undefined, observed: readonly Observed[]): void;
-  feedback(tenantId: string, body: FeedbackBody): Promise<FeedbackAnswer>;
+  /**
+   * Called by judge() for every inspected item: counts rule hits and, when `learn` (the tenant holds the evolution
+   * add-on), queues HIGH/BLOCK attacks. Never throws, never waits.
+   */
+  observe(tenantId: string | undefined, observed: readonly Observed[], learn: boolean): void;
+  /** A reported miss is queued for analysis only when `learn`; false positives count for every tenant. */
+  feedback(tenantId: string, body: FeedbackBody, learn: boolean): Promise<FeedbackAnswer>;
   /** A rule from a syndicate peer (issue 14): this gateway's own gate decides; it applies to `tenantId` only. */
   importRule(tenantId: string, candidate: Candidate, origin: ImportOrigin): Promise<ImportAnswer>;
   /** Resolves when no analysis is queued or running (tests and the eval script). */
@@ -102,7 +106,7 @@ export async function createEvolution(deps: EvolutionDeps): Promise<Evolution> {
     admin,
     rules,
     rulesScope: (tenantId) => (c.evolutionEnabled ? rules.scopeOf(tenantId) : undefined),
-    observe(tenantId, observed) {
+    observe(tenantId, observed, learn) {
       if (!c.evolutionEnabled) return;
       try {
         for (const { content, kind, verdict } of observed) {
@@ -113,7 +117,7 @@ export async function createEvolution(deps: EvolutionDeps): Promise<Evolution> {
             if (tenantId) attribution.remember(tenantId, verdict.request_id, ruleIds);
             continue;
           }
-          if (!tenantId || !isAttack(verdict) || content.length > config.maxAnalysedChars) continue;
+          if (!learn || !tenantId || !isAttack(verdict) || content.length > config.maxAnalysedChars) continue;
           const text = redactForAnalysis(content, verdict.secrets);
           offer({ tenantId, kind, text, hash: contentHash(text, tenantId), ...(verdict.threat_family ? { family: verdict.threat_family } : {}), origin: 'verdict' });
         }
@@ -121,7 +125,7 @@ export async function createEvolution(deps: EvolutionDeps): Promise<Evolution> {
         deps.logger.warn({ event: 'evolution_observe', error: (err as Error).name }, 'verdict not handed to the evolution loop');
       }
     },
-    feedback: (tenantId, body) =>
+    feedback: (tenantId, body, learn) =>
       handleFeedback(
         {
           db: deps.db,
@@ -134,7 +138,7 @@ export async function createEvolution(deps: EvolutionDeps): Promise<Evolution> {
             return { text, hash: contentHash(text, tenantId) };
           },
           queueMiss(tenantId, miss, kind) {
-            if (!c.evolutionEnabled || miss.text.length > config.maxAnalysedChars) return false;
+            if (!c.evolutionEnabled || !learn || miss.text.length > config.maxAnalysedChars) return false;
             const queued = queue.offer({ tenantId, kind, ...miss, origin: 'feedback' }) === 'queued';
             if (queued) loop.kick();
             return queued;

@@ -71,7 +71,7 @@ export async function registerOpenApi(app: FastifyInstance, title: string): Prom
           bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
           session: { type: 'apiKey', in: 'cookie', name: 'bastion_session' },
           oidc: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'OIDC ID token (RS256) from a configured identity provider; /ext/* only' },
-          x402: { type: 'apiKey', in: 'header', name: 'PAYMENT-SIGNATURE', description: 'x402 payment proof (SPEC §5): base64 JSON {agent_id (did:key), nonce, issued_at, amount, resource, signature}; paid MCP tools only' },
+          x402: { type: 'apiKey', in: 'header', name: 'PAYMENT-SIGNATURE', description: 'x402 payment proof: base64 JSON {agent_id (did:key), nonce, issued_at, amount, resource, signature}; paid MCP tools only' },
           l402: { type: 'http', scheme: 'L402', description: 'Authorization: L402 <base64 macaroon>:<hex preimage> of a paid Lightning invoice; paid MCP tools only, when LND_REST_URL is set' },
         },
       },

@@ -3,6 +3,7 @@ import { BastionError } from '../errors.js';
 import { requestGone } from '../http/create-app.js';
 import type { ErsState, Kind, Role, Verdict } from '../inspect/types.js';
 import type { ScopedRequest } from '../workers/inspect-task.js';
+import { learnsFromTraffic } from '../evolution/entitlement.js';
 import { tenantPolicies } from '../policy/tenant-policies.js';
 import { observeVerdicts } from '../telemetry/observe.js';
 
@@ -66,7 +67,9 @@ export async function judge(request: FastifyRequest, items: Item[], options: Jud
     ers: { score: before.score, shadow_banned: before.shadowBanned },
   }));
   // Evolution loop: rule hits are counted, HIGH/BLOCK attacks queued for analysis. Synchronous, bounded, never throws.
-  request.server.services.evolution.observe(tenantId, results.map((verdict, i) => ({ content: requests[i].content, kind: requests[i].kind, verdict })));
+  // Only a tenant holding the evolution add-on has its attacks analysed into rules.
+  const learn = tenantId === request.principal?.tenantId && learnsFromTraffic(request.principal);
+  request.server.services.evolution.observe(tenantId, results.map((verdict, i) => ({ content: requests[i].content, kind: requests[i].kind, verdict })), learn);
   // Per-tenant daily aggregates for the portal (metadata only). A stats failure never changes a verdict.
   if (request.principal && options.record !== false) request.server.services.stats.add(request.principal.tenantId, results);
   return results;

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import catalogue from '../../config/plans.json' with { type: 'json' };
 
 /**
@@ -10,42 +10,88 @@ export interface SitePage {
   path: string;
   title: string;
   markdown: string;
+  /** The repository file the page is rendered from: its relative links are resolved against it. */
+  source?: string;
+}
+
+/** A static file the pages use (the stylesheet, the docs' images). */
+export interface SiteAsset {
+  path: string;
+  type: string;
+  body: Buffer;
 }
 
 const ROOT = new URL('../../', import.meta.url);
-
-/** The documents /docs serves, by slug (a fixed list: no path from a request ever reaches the file system). */
-export const DOCS: Readonly<Record<string, { file: string; title: string }>> = {
-  readme: { file: 'README.md', title: 'README' },
-  architecture: { file: 'docs/ARCHITECTURE.md', title: 'Architecture' },
-  deployment: { file: 'docs/DEPLOYMENT.md', title: 'Deployment' },
-  operations: { file: 'docs/OPERATIONS.md', title: 'Operations: metrics and traces' },
-  threats: { file: 'docs/THREATS.md', title: 'Threat catalogue' },
-  financial: { file: 'docs/FINANCIAL.md', title: 'Financial impact' },
-};
 
 function read(file: string): string | undefined {
   const url = new URL(file, ROOT);
   return existsSync(url) ? readFileSync(url, 'utf8') : undefined;
 }
 
+// The order a newcomer reads them in; the rest follow alphabetically.
+const FIRST = ['CONFIGURATION.md', 'API.md', 'CONSOLE.md', 'DEPLOYMENT.md', 'EVOLUTION.md', 'MEASUREMENTS.md', 'DEVELOPING.md', 'ARCHITECTURE.md'];
+
+/**
+ * The documents /docs serves, by slug: the README and every docs/*.md, listed once at start (no path from a request
+ * ever reaches the file system). The slug is the file name in lower case; the title its first heading.
+ */
+export const DOCS: Readonly<Record<string, { file: string; title: string }>> = Object.fromEntries([
+  ['readme', { file: 'README.md', title: 'README' }],
+  ...readdirSync(new URL('docs/', ROOT))
+    .filter((name) => name.endsWith('.md'))
+    .sort((a, b) => docOrder(a) - docOrder(b) || a.localeCompare(b))
+    .map((name) => [name.slice(0, -3).toLowerCase(), { file: `docs/${name}`, title: titleOf(read(`docs/${name}`) ?? '', name) }]),
+]);
+
+function docOrder(name: string): number {
+  const i = FIRST.indexOf(name);
+  return i === -1 ? FIRST.length : i;
+}
+
+function titleOf(markdown: string, fallback: string): string {
+  return /^# (.+)$/m.exec(markdown)?.[1].trim() ?? fallback;
+}
+
+const IMAGE_TYPES: Record<string, string> = { '.png': 'image/png', '.svg': 'image/svg+xml', '.jpg': 'image/jpeg' };
+
+/** The stylesheet and every image under docs/img/, read once at start. */
+export function buildAssets(): SiteAsset[] {
+  const assets: SiteAsset[] = [{ path: '/site.css', type: 'text/css', body: readFileSync(new URL('config/site/site.css', ROOT)) }];
+  const images = new URL('docs/img/', ROOT);
+  if (existsSync(images)) {
+    for (const name of readdirSync(images).sort()) {
+      const type = IMAGE_TYPES[name.slice(name.lastIndexOf('.'))];
+      if (type) assets.push({ path: `/docs/img/${name}`, type, body: readFileSync(new URL(name, images)) });
+    }
+  }
+  return assets;
+}
+
+/** Repository path → the site path serving it, for rewriting the docs' relative links. */
+export function servedPaths(assets: readonly SiteAsset[]): Map<string, string> {
+  const served = new Map<string, string>();
+  for (const [slug, doc] of Object.entries(DOCS)) served.set(doc.file, `/docs/${slug}`);
+  for (const asset of assets) if (asset.path.startsWith('/docs/img/')) served.set(asset.path.slice(1), asset.path);
+  return served;
+}
+
 export function buildPages(): SitePage[] {
   const pages: SitePage[] = [];
   const landing = read('config/site/landing.md');
-  if (landing) pages.push({ path: '/', title: 'Bastion', markdown: landing });
+  if (landing) pages.push({ path: '/', title: 'Bastion', markdown: landing, source: 'config/site/landing.md' });
   const docs = Object.entries(DOCS).flatMap(([slug, doc]) => {
     const markdown = read(doc.file);
-    return markdown ? [{ path: `/docs/${slug}`, title: doc.title, markdown }] : [];
+    return markdown ? [{ path: `/docs/${slug}`, title: doc.title, markdown, source: doc.file }] : [];
   });
   pages.push({ path: '/docs', title: 'Documentation', markdown: docsIndex(docs) }, ...docs);
   pages.push({ path: '/pricing', title: 'Pricing', markdown: pricing() });
   const security = read('config/site/security.md');
-  if (security) pages.push({ path: '/security', title: 'Security and privacy', markdown: security });
+  if (security) pages.push({ path: '/security', title: 'Security and privacy', markdown: security, source: 'config/site/security.md' });
   return pages;
 }
 
 function docsIndex(docs: SitePage[]): string {
-  return ['# Documentation', '', ...docs.map((d) => `- [${d.title}](${d.path})`), ''].join('\n');
+  return ['# Documentation', '', ...docs.map((d) => `- [${d.title}](${d.path})`), '', 'The customer console is at [/console/](/console/).', ''].join('\n');
 }
 
 interface PlanRow {
@@ -78,7 +124,9 @@ export function pricing(): string {
     '| --- | --- | --- |',
     ...Object.entries(addons).map(([name, a]) => `| ${name} | ${a.description} | ${a.min_tier} |`),
     '',
-    `Upgrade: ${catalogue.upgrade_url}`,
+    'Your plan, quota and add-ons are on the billing page of the [console](/console/). The operator of your gateway',
+    'changes plans and add-ons; on a gateway you run yourself, that is you (`POST /admin/billing/grant`, see the',
+    '[API reference](/docs/api)).',
     '',
   ];
   return lines.join('\n');

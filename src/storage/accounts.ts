@@ -72,6 +72,36 @@ export async function createAccountWithTenant(db: Kysely<Database>, input: NewAc
   return toAccount(row);
 }
 
+/**
+ * Adds an account to a tenant that already exists (an operator opening the console for a tenant the CLI or a
+ * set-up created, such as `default`). Returns 'taken' when the e-mail has an account, 'no-tenant' when the tenant is
+ * missing; nothing is written in either case.
+ */
+export async function createAccountForTenant(db: Kysely<Database>, input: Omit<NewAccount, 'plan'>): Promise<Account | 'taken' | 'no-tenant'> {
+  const now = Date.now();
+  const row: AccountsTable = {
+    id: input.id,
+    tenant_id: input.tenantId,
+    email: input.email,
+    password_hash: input.passwordHash,
+    display_name: input.displayName ?? null,
+    company: input.company ?? null,
+    created_at: now,
+    updated_at: now,
+  };
+  try {
+    return await db.transaction().execute(async (trx) => {
+      const tenant = await trx.selectFrom('tenants').select('id').where('id', '=', input.tenantId).executeTakeFirst();
+      if (!tenant) return 'no-tenant' as const;
+      await trx.insertInto('accounts').values(row).execute();
+      return toAccount(row);
+    });
+  } catch (err) {
+    if (isUniqueViolation(err)) return 'taken';
+    throw err;
+  }
+}
+
 export async function findAccountByEmail(db: Kysely<Database>, email: string): Promise<Account | undefined> {
   const row = await db.selectFrom('accounts').selectAll().where('email', '=', email).executeTakeFirst();
   return row ? toAccount(row) : undefined;

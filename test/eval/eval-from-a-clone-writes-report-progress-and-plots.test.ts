@@ -27,7 +27,10 @@ t.test('npm run eval on the shipped multilingual set (no cross-validation) logs 
     t.ok(existsSync(join(out, name)), `${name} written next to the report`);
   }
   t.match(res.stdout, /plots: .*eval-attacks-categories\.svg, .*eval-attacks-threshold\.svg/);
-  const report = JSON.parse(readFileSync(join(out, 'eval-attacks.json'), 'utf8')) as { reports: Record<string, { items: number; thresholdCurve?: unknown[] }> };
+  const report = JSON.parse(readFileSync(join(out, 'eval-attacks.json'), 'utf8')) as { notes: string[]; reports: Record<string, { items: number; thresholdCurve?: unknown[] }> };
+  const inSample = report.notes.find((n) => n.startsWith('"in-sample"')) ?? '';
+  t.notMatch(inSample, /include these sets/, 'the report does not claim the models were trained on the multilingual set');
+  t.match(inSample, /never trained on/, 'it says they were not');
   t.equal(report.reports['in-sample']!.items, total);
   t.equal(report.reports['in-sample']!.thresholdCurve?.length, 21, 'the report keeps the curve the plot was drawn from');
   t.match(readFileSync(join(out, 'eval-attacks-categories.svg'), 'utf8'), /^<svg /);

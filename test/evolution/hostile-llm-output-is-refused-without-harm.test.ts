@@ -6,6 +6,7 @@ import { analysis, fakeLlm } from '../helpers/fake-llm.js';
 import { eventually } from '../helpers/wait.js';
 import { startTestGateway } from '../helpers/gateway.js';
 import { call } from '../helpers/http.js';
+import { EVOLVING } from './helpers.js';
 
 const ADMIN_KEY = 'admin-key-for-evolution-tests-0123456789';
 // Attacks differ by a vocabulary word: words outside it are masked before analysis (issue 10), so attacks differing
@@ -38,7 +39,7 @@ t.test('hostile or broken analyser output is refused, recorded, and never touche
       evolutionRatePerMinute: 100,
     },
   });
-  const key = await gw.key('acme', { rate: 10_000 });
+  const key = await gw.key('acme', EVOLVING);
   const admin = (path: string, method = 'GET') => call(`${gw.adminUrl}/admin/rules${path}`, { method, headers: { 'x-admin-key': ADMIN_KEY } });
   // One ERS entity per caller: the attacker's string of blocks shadow-bans the attacker, not the tenant's other users.
   const filter = (content: string, user = 'attacker') =>

@@ -5,6 +5,7 @@ import { eventually } from '../helpers/wait.js';
 import { startTestGateway } from '../helpers/gateway.js';
 import { call } from '../helpers/http.js';
 import { spawnGateway } from '../helpers/process.js';
+import { EVOLVING } from './helpers.js';
 
 const ADMIN_KEY = 'admin-key-for-evolution-tests-0123456789';
 const SECRET = 'AKIAZ7QW3R5T6Y7U8I9O';
@@ -42,7 +43,7 @@ t.test('an attack judged HIGH becomes a rule that blocks new text on every worke
     redisPrefix: prefix,
     config: { workers: 2, adminKey: ADMIN_KEY, evolutionEnabled: true, evolutionLlmBaseUrl: llm.url, evolutionLlmModel: 'fake-analyst' },
   });
-  const key = await a.key('acme', { rate: 10_000 });
+  const key = await a.key('acme', EVOLVING);
   const databaseUrl = a.services.config.databaseUrl;
   const b = await spawnGateway(t, ['serve'], { DATABASE_URL: databaseUrl, REDIS_URL, BASTION_REDIS_PREFIX: prefix, BASTION_ADMIN_KEY: ADMIN_KEY });
   const bUrl = `http://127.0.0.1:${b.proxyPort}`;

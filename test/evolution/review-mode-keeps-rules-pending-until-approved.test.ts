@@ -2,6 +2,7 @@ import t from 'tap';
 import { eventually } from '../helpers/wait.js';
 import { startTestGateway } from '../helpers/gateway.js';
 import { call } from '../helpers/http.js';
+import { EVOLVING } from './helpers.js';
 
 const ADMIN_KEY = 'admin-key-for-evolution-tests-0123456789';
 
@@ -16,7 +17,7 @@ interface Rule {
 
 t.test('review mode with the offline analyser: pending until approved, then live; reject and disable', async (t) => {
   const gw = await startTestGateway(t, { config: { adminKey: ADMIN_KEY, evolutionEnabled: true, evolutionMode: 'review', evolutionTenantRatePerMinute: 100 } });
-  const key = await gw.key('acme', { rate: 10_000 });
+  const key = await gw.key('acme', EVOLVING);
   const admin = (path: string, method = 'GET') => call(`${gw.adminUrl}/admin/rules${path}`, { method, headers: { 'x-admin-key': ADMIN_KEY } });
   const rules = async () => (await admin('')).json<{ rules: Rule[] }>().rules;
   let n = 0;

@@ -3,7 +3,7 @@ import { loadConfig } from '../../src/config/load.js';
 import type { Config } from '../../src/config/schema.js';
 import { startGateway, type Gateway } from '../../src/runtime.js';
 import { createApiKey } from '../../src/storage/api-keys.js';
-import { ensureTenant } from '../../src/storage/tenants.js';
+import { changeEntitlements, ensureTenant } from '../../src/storage/tenants.js';
 import { REDIS_URL, databaseUrl, redisPrefix, type StorageBackend } from './backends.js';
 
 /** Captures every log line the gateway writes, so tests can assert what was (never) logged. */
@@ -23,7 +23,7 @@ export interface TestGateway extends Gateway {
   proxyUrl: string;
   adminUrl: string;
   /** Creates a tenant (if needed) and a key for it. */
-  key(tenant?: string, options?: { rate?: number; plan?: string }): Promise<string>;
+  key(tenant?: string, options?: { rate?: number; plan?: string; addons?: string[] }): Promise<string>;
 }
 
 export interface TestGatewayOptions {
@@ -66,6 +66,7 @@ export async function startTestGateway(t: Teardown, options: TestGatewayOptions 
     adminUrl: `http://127.0.0.1:${gateway.ports.admin}`,
     async key(tenant = 'acme', opts = {}) {
       await ensureTenant(db, tenant, opts.plan ?? 'free');
+      if (opts.addons) await changeEntitlements(db, tenant, (current) => ({ plan: current.plan, addons: opts.addons! }));
       const { key } = await createApiKey(db, { tenantId: tenant, name: 'test', ratePerMinute: opts.rate ?? 60, source: 'cli' });
       return key;
     },

@@ -13,7 +13,7 @@ t.test('site pages on the admin listener', async (t) => {
     t.equal(html.status, 200);
     t.match(html.headers['content-type'], /^text\/html; charset=utf-8/);
     t.match(html.body, /^<!doctype html>/);
-    t.match(html.body, /<h1>Bastion<\/h1>/);
+    t.match(html.body, /<h1 id="bastion">Bastion<\/h1>/, "headings carry ids for in-page links");
     t.match(html.headers.vary, /Accept/);
     t.match(html.headers.etag, /^"[A-Za-z0-9_-]+"$/);
 

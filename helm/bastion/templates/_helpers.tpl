@@ -158,7 +158,7 @@ Usage in your chart:  containers:
     - name: bastion-data
       mountPath: /app/data
     - name: bastion-tmp
-      # tsx keeps its compile cache in the temp directory; the root filesystem is read-only.
+      # The root filesystem is read-only: /tmp (os.tmpdir()) is the one writable scratch directory besides the data volume.
       mountPath: /tmp
 {{- end }}
 

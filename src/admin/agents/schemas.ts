@@ -5,7 +5,7 @@ import { CURRENCY_CODES, DECIMAL_PATTERN } from '../../agents/money.js';
 /** Wire shapes of /agents/* (SPEC §4.5, issue 12). Every field bounded; anything else → 422. */
 
 export const TenantQuery = Type.Object(
-  { tenant_id: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9_.-]{1,64}$', description: "SPEC default `default`, read as the credential's own tenant (which is `default` on a single-tenant deployment); naming any other tenant → 403" })) },
+  { tenant_id: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9_.-]{1,64}$', description: "Omitted: read as the credential's own tenant (which is `default` on a single-tenant deployment); naming any other tenant → 403" })) },
   { additionalProperties: false },
 );
 export const AgentParams = Type.Object({ agent_id: Type.String({ pattern: '^agt_[A-Za-z0-9_-]{22}$', description: 'From POST /agents' }) }, { additionalProperties: false });
@@ -13,7 +13,7 @@ export const ActivityQuery = Type.Object(
   {
     tenant_id: TenantQuery.properties.tenant_id,
     agent_id: Type.Optional(AgentParams.properties.agent_id),
-    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 100, description: 'Newest records first, 1 to 1000 (SPEC §8)' })),
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 100, description: 'Newest records first, 1 to 1000' })),
   },
   { additionalProperties: false },
 );

@@ -10,7 +10,7 @@ export const Forbidden = { description: 'tenant_id names another tenant (BASTION
 export const TenantId = Type.String({ pattern: '^[A-Za-z0-9_.-]{1,64}$', description: "Optional: must be the credential's own tenant (any other → 403)" });
 const Industry = Type.Enum([...INDUSTRIES], { default: 'saas', description: 'Selects the average breach cost (config/financial.json)' });
 const Requests = Type.Integer({ minimum: 1, maximum: 10_000_000_000, description: "Monthly request volume, 1 to 10^10. Omitted: the tenant's last 30 days scaled to a month (live=true)" });
-const CostPerReq = Type.Number({ minimum: 0, maximum: 10, description: 'USD of LLM inference per request, 0 to 10. Omitted: 0.002 (SPEC default, reported as such)' });
+const CostPerReq = Type.Number({ minimum: 0, maximum: 10, description: 'USD of LLM inference per request, 0 to 10. Omitted: 0.002 (the default, reported as such)' });
 const Live = Type.Boolean({ default: true, description: "true: the tenant's recorded statistics; false: estimate from `requests` and assumed shares" });
 const Tier = Type.Enum([...ROI_TIERS], { default: 'professional' });
 

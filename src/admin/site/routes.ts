@@ -1,8 +1,9 @@
+import { createHash } from 'node:crypto';
 import helmet from '@fastify/helmet';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import Negotiator from 'negotiator';
 import { BastionError } from '../../errors.js';
-import { buildPages } from '../../site/pages.js';
+import { buildAssets, buildPages, servedPaths } from '../../site/pages.js';
 import { renderPage, type RenderedPage } from '../../site/render.js';
 
 /** The representations a site page has, in the server's order of preference (Accept: *∕* → HTML). */
@@ -10,7 +11,7 @@ const TYPES = ['text/html', 'text/markdown'];
 
 /**
  * Public site pages on the admin listener (landing, docs, pricing, security). Each answers text/html or text/markdown by
- * Accept with q-values (negotiator); neither acceptable → 406 in the catalogue shape (SPEC §7). `Vary: Accept`, a strong
+ * Accept with q-values (negotiator); neither acceptable → 406 in the catalogue shape. `Vary: Accept`, a strong
  * ETag per representation (If-None-Match → 304), and a strict CSP with the usual security headers (helmet) on these
  * routes only (helmet is registered in this encapsulated plugin).
  */
@@ -21,6 +22,8 @@ export async function siteRoutes(app: FastifyInstance): Promise<void> {
       directives: {
         defaultSrc: ["'none'"],
         imgSrc: ["'self'", 'https:'],
+        // The one stylesheet, /site.css: no inline style is ever needed.
+        styleSrc: ["'self'"],
         baseUri: ["'none'"],
         formAction: ["'none'"],
         frameAncestors: ["'none'"],
@@ -30,8 +33,18 @@ export async function siteRoutes(app: FastifyInstance): Promise<void> {
     referrerPolicy: { policy: 'no-referrer' },
     crossOriginEmbedderPolicy: true,
   });
+  const assets = buildAssets();
+  const served = servedPaths(assets);
+  for (const asset of assets) {
+    const etag = `"${createHash('sha256').update(asset.body).digest('base64url').slice(0, 27)}"`;
+    app.get(asset.path, { config: { auth: 'public', limit: 'none' }, schema: { summary: `Site asset: ${asset.path}`, tags: ['site'], hide: true } }, async (request, reply) => {
+      reply.header('etag', etag).header('cache-control', 'public, max-age=300');
+      if (matches(request.headers['if-none-match'], etag)) return reply.code(304).send();
+      return reply.type(asset.type).send(asset.body);
+    });
+  }
   for (const page of buildPages()) {
-    const rendered = renderPage(page);
+    const rendered = renderPage(page, served);
     app.get(
       page.path,
       {

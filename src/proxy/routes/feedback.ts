@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { Type, type Static } from 'typebox';
 import { KINDS } from '../../inspect/types.js';
+import { learnsFromTraffic } from '../../evolution/entitlement.js';
 
 const Body = Type.Object(
   {
@@ -29,7 +30,7 @@ export async function feedbackRoute(app: FastifyInstance): Promise<void> {
       schema: { summary: 'Report a false positive or a miss for a request_id (evolution loop)', body: Body, response: { 202: Answer } },
     },
     async (request, reply) => {
-      const answer = await request.server.services.evolution.feedback(request.principal!.tenantId, request.body);
+      const answer = await request.server.services.evolution.feedback(request.principal!.tenantId, request.body, learnsFromTraffic(request.principal));
       return reply.code(202).send(answer);
     },
   );
