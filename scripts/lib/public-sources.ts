@@ -39,12 +39,16 @@ export const isHarmfulRequest = (row: Pick<CorpusRow, 'category' | 'label'>): bo
  * Source rows for the injection model. Templated sources (InjecAgent's 17 JSON skeletons, spikee's one or two carrier
  * documents, TaskTracker's trigger phrases) would otherwise outweigh the varied ones, and a model that learns a
  * source's carrier learns nothing that transfers: every source's attack and benign mass is capped at
- * `rowsPerSourceLabel` rows' worth, so each source counts about as much as any other.
+ * `rowsPerSourceLabel` rows' worth, so each source counts about as much as any other. Only the `kinds` named in
+ * config/semantic.json train: tool calls are judged by their effect first, and the public tool-call sources are
+ * cheat-sheet lines and payload fragments (labelled attack however innocuous the single step) and admin one-liners
+ * (labelled benign however destructive): trained on, they taught the model to block `vault kv get`, `base64 -d` and
+ * firewall rules. They stay held-out units of the eval.
  */
-export function publicSourceTrainingRows(root: string, rowsPerSourceLabel: number): TrainingRow[] {
+export function publicSourceTrainingRows(root: string, rowsPerSourceLabel: number, kinds: readonly string[]): TrainingRow[] {
   const out: TrainingRow[] = [];
   for (const file of publicSourceFiles(root)) {
-    const rows = readRows(file).filter((row) => !isHarmfulRequest(row));
+    const rows = readRows(file).filter((row) => !isHarmfulRequest(row) && kinds.includes(row.kind));
     const count = new Map<string, number>();
     for (const row of rows) count.set(`${row.kind}|${row.label}`, (count.get(`${row.kind}|${row.label}`) ?? 0) + 1);
     for (const row of rows) {

@@ -96,7 +96,7 @@ export function loadTrainingRows(root: string): TrainingRow[] {
   for (const file of files) {
     for (const row of readRows(join(curatedDir, file))) rows.push({ ...row, curated: true, group: row.group ?? `curated:${row.id}` });
   }
-  return [...rows, ...augmentedRows(rows, curatedDir), ...publicSourceTrainingRows(root, settings.training.sourceRowsPerLabel)];
+  return [...rows, ...augmentedRows(rows, curatedDir), ...publicSourceTrainingRows(root, settings.training.sourceRowsPerLabel, settings.training.sourceKinds)];
 }
 
 /**

@@ -26,7 +26,8 @@ t.test('every file of datasets/sources is one leave-one-source-out unit of its o
 });
 
 t.test('the injection model trains on the sources without their harmful requests, each source capped in weight', async (t) => {
-  const rows = publicSourceTrainingRows(root, 600);
+  const rows = publicSourceTrainingRows(root, 600, ['prompt', 'tool_result']);
+  t.notOk(rows.some((r) => r.kind === 'tool_call'), 'tool-call sources are held-out units only: the effect judge decides tool calls');
   t.notOk(rows.some((r) => r.category === 'harmful_request'), 'harmful requests belong to the harmful-intent signal');
   t.ok(rows.some((r) => r.id.startsWith('orbench80k_sample-')), 'over-refusal look-alikes are benign training rows');
   t.ok(rows.every((r) => r.external === true), 'source rows do not anchor the operating point');

@@ -20,8 +20,16 @@ const judges: Judges = { shell: judgeShell, sql: judgeSql };
 const MEANING_HINT = /@|amount|total|sum|value|quantity|iban|account|wallet|address|forward|redirect|visib|public|acl|shar|access|permission|export|contact|customer|client|subscriber|lead|employee|patient|member|user|people|payee|benefic|transfer|pay|wire|crypto/i;
 
 export function judgeToolCall(text: string): EffectFinding[] {
+  const envelope = parseArguments(text);
+  const outer = judgeArguments(text, envelope);
+  // A whole tool call (`{"function": {"name", "arguments": "<JSON>"}}` or `{"name", "arguments"}`): its arguments are
+  // judged as arguments too (the envelope alone shows the tool's name, not what the call does).
+  const inner = envelopeArguments(envelope);
+  return inner === undefined ? outer : strongestPerRule([...outer, ...judgeArguments(inner, parseArguments(inner))]);
+}
+
+function judgeArguments(text: string, args: ReturnType<typeof parseArguments>): EffectFinding[] {
   const out: EffectFinding[] = [];
-  const args = parseArguments(text);
   if ((isObject(args) || Array.isArray(args)) && MEANING_HINT.test(text)) judgeMeaning(args, out);
   if (isObject(args)) judgeShapes(args, judges, out);
   else if (Array.isArray(args)) {
@@ -33,6 +41,16 @@ export function judgeToolCall(text: string): EffectFinding[] {
     if (/^\s*[[{]/.test(text)) for (const value of brokenJsonStrings(text)) out.push(...judges.shell(value), ...judges.sql(value));
   }
   return strongestPerRule(out);
+}
+
+/** The arguments string of an OpenAI-style tool call envelope, else undefined (one level: an envelope inside the arguments is judged as arguments). */
+function envelopeArguments(value: ReturnType<typeof parseArguments>): string | undefined {
+  if (!isObject(value)) return undefined;
+  const fn = isObject(value.function) ? value.function : value;
+  const keys = Object.keys(fn);
+  if (typeof fn.arguments !== 'string' || !keys.every((k) => k === 'name' || k === 'arguments')) return undefined;
+  const inner = fn.arguments.trim();
+  return inner.startsWith('{') || inner.startsWith('[') ? inner : undefined;
 }
 
 /** A tool argument sent as one JSON string (`"rm -rf /"`): its value, else undefined. */
