@@ -4,6 +4,7 @@ import { chunk, completion, fakeUpstream, sendJson, sendStream } from '../../tes
 import { messageItem, responseEvents, responseObject, sendEvents } from '../../test/helpers/fake-responses.js';
 import { startTestGateway, type TestGateway } from '../../test/helpers/gateway.js';
 import { changeEntitlements } from '../../src/storage/tenants.js';
+import { agentKeys, signRegistration } from '../../test/agents/helpers.js';
 import { ADMIN_KEY, MASTER_KEY, PASSWORD } from '../../test/helpers/portal.js';
 import { oidcIssuer } from '../../test/helpers/oidc-issuer.js';
 import type { Credentials, KnownIds } from './routes.js';
@@ -72,11 +73,17 @@ export async function startHarness(t: Teardown): Promise<Harness> {
   const idToken = await idp.sign({ sub: 'fuzz-user', aud: 'fuzz-ext', hd: 'fuzz.example', exp: Math.floor(Date.now() / 1000) + 86_400 });
   // The agents add-on, so /agents and /mcp are walked past the 402 into validation and their handlers.
   await changeEntitlements(gateway.services.storage.db, 'fuzz-tenant', (tenant) => ({ plan: tenant.plan, addons: [...tenant.addons, 'agents'] }));
+  // Registration proves possession of the DID's key: a challenge signed by the agent's Ed25519 key.
+  const { did, privateKey } = agentKeys();
+  const challenge = await apps.admin.inject({ method: 'POST', url: '/agents/challenge', headers: { 'x-api-key': apiKey }, payload: { did } });
+  if (challenge.statusCode !== 201) throw new Error(`fuzz setup: agent challenge ${challenge.statusCode}`);
+  const issued = challenge.json<{ challenge: string; tenant_id: string }>();
+  const signature = await signRegistration(privateKey, { challenge: issued.challenge, did, tenant_id: issued.tenant_id });
   const fuzzAgent = await apps.admin.inject({
     method: 'POST',
     url: '/agents',
     headers: { 'x-api-key': apiKey },
-    payload: { display_name: 'fuzz', did: 'did:key:z6MkhaXgBZDvotDkL5257faiztiGiC2QtKLGpbnnEGta2doK', limits: { currency: 'USD', per_transaction: '1', daily: '1', monthly: '1', allowed_payees: ['bastion:tools'] } },
+    payload: { display_name: 'fuzz', did, limits: { currency: 'USD', per_transaction: '1', daily: '1', monthly: '1', allowed_payees: ['bastion:tools'] }, proof: { challenge: issued.challenge, signature } },
   });
   if (fuzzAgent.statusCode !== 201) throw new Error(`fuzz setup: agent ${fuzzAgent.statusCode}`);
   const bearer = await portalAccount(apps.admin, 'fuzz-bearer@example.com');
