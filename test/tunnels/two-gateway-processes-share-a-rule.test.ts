@@ -46,8 +46,9 @@ t.test('two gateway processes: handshake, a rule crosses and blocks on B, DELETE
   const manifest = (await a('POST', '/tunnels/handshake/init', { endpoint: admin(pa) })).json();
   const accepted = await b('POST', '/tunnels/handshake/accept', { manifest, endpoint: admin(pb) });
   t.equal(accepted.status, 200, accepted.body);
-  const { reply, safety_number } = accepted.json<{ reply: unknown; safety_number: string }>();
-  const completed = await a('POST', '/tunnels/handshake/complete', { reply, safety_number });
+  const { reply, safety_number, confirmation_code } = accepted.json<{ reply: unknown; safety_number: string; confirmation_code: string }>();
+  // A's administrator types the Safety Number and the confirmation code B's administrator read out: B's side activates.
+  const completed = await a('POST', '/tunnels/handshake/complete', { reply, safety_number, confirmation_code });
   t.equal(completed.status, 200, completed.body);
   const tunnelId = completed.json<{ tunnel: { tunnel_id: string } }>().tunnel.tunnel_id;
 
@@ -55,7 +56,13 @@ t.test('two gateway processes: handshake, a rule crosses and blocks on B, DELETE
   t.equal((await filterB()).allowed, true, 'B lets the attack through before');
   const shared = await a('POST', `/tunnels/${tunnelId}/rules`, { rule_id: 'evo_dragon' });
   t.match(shared.json(), { peer: { accepted: true, outcome: 'imported' } }, shared.body);
-  t.equal((await filterB()).allowed, false, 'B blocks it once the rule arrived');
+  // Imports reload the rule set after a short debounce (one reload per burst).
+  let blocked = !(await filterB()).allowed;
+  for (let i = 0; i < 100 && !blocked; i++) {
+    await new Promise((r) => setTimeout(r, 50));
+    blocked = !(await filterB()).allowed;
+  }
+  t.ok(blocked, 'B blocks it once the rule arrived');
 
   t.equal((await a('DELETE', `/tunnels/${tunnelId}`)).status, 200);
   t.equal((await a('POST', `/tunnels/${tunnelId}/rules`, { rule_id: 'evo_dragon' })).status, 410, '410 on A');
