@@ -44,13 +44,9 @@ export interface NewAccount {
   company?: string;
 }
 
-/**
- * Creates the tenant and its first account in one transaction (SPEC §2: created together).
- * Returns undefined when the e-mail is taken, leaving no tenant behind.
- */
-export async function createAccountWithTenant(db: Kysely<Database>, input: NewAccount): Promise<Account | undefined> {
-  const now = Date.now();
-  const row: AccountsTable = {
+/** The stored row of a new account. */
+function accountRow(input: Omit<NewAccount, 'plan'>, now: number): AccountsTable {
+  return {
     id: input.id,
     tenant_id: input.tenantId,
     email: input.email,
@@ -60,6 +56,15 @@ export async function createAccountWithTenant(db: Kysely<Database>, input: NewAc
     created_at: now,
     updated_at: now,
   };
+}
+
+/**
+ * Creates the tenant and its first account in one transaction (created together).
+ * Returns undefined when the e-mail is taken, leaving no tenant behind.
+ */
+export async function createAccountWithTenant(db: Kysely<Database>, input: NewAccount): Promise<Account | undefined> {
+  const now = Date.now();
+  const row = accountRow(input, now);
   try {
     await db.transaction().execute(async (trx) => {
       await trx.insertInto('tenants').values({ id: input.tenantId, plan: input.plan, addons: '[]', created_at: now }).execute();
@@ -79,16 +84,7 @@ export async function createAccountWithTenant(db: Kysely<Database>, input: NewAc
  */
 export async function createAccountForTenant(db: Kysely<Database>, input: Omit<NewAccount, 'plan'>): Promise<Account | 'taken' | 'no-tenant'> {
   const now = Date.now();
-  const row: AccountsTable = {
-    id: input.id,
-    tenant_id: input.tenantId,
-    email: input.email,
-    password_hash: input.passwordHash,
-    display_name: input.displayName ?? null,
-    company: input.company ?? null,
-    created_at: now,
-    updated_at: now,
-  };
+  const row = accountRow(input, now);
   try {
     return await db.transaction().execute(async (trx) => {
       const tenant = await trx.selectFrom('tenants').select('id').where('id', '=', input.tenantId).executeTakeFirst();
