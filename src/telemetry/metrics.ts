@@ -1,6 +1,5 @@
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
-import { LAYERS } from '../inspect/registry.js';
-import { KINDS, RISK_LEVELS } from '../inspect/types.js';
+import { KINDS, LAYER_NAMES as PIPELINE_LAYERS, RISK_LEVELS } from '../inspect/types.js';
 import type { Services } from '../services.js';
 import { activeFingerprint } from '../storage/evolved-rules.js';
 
@@ -28,7 +27,7 @@ const UPSTREAM_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 1
 const LAYER_BUCKETS = [0.00001, 0.000025, 0.00005, 0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.1];
 
 /** The layer names a verdict's timings_ms may carry; anything else is not observed (bounded label set). */
-export const LAYER_NAMES: ReadonlySet<string> = new Set([...LAYERS.map((l) => l.name), 'rules', 'total']);
+export const LAYER_NAMES: ReadonlySet<string> = new Set([...PIPELINE_LAYERS, 'rules', 'total']);
 export const KIND_NAMES: ReadonlySet<string> = new Set(KINDS);
 export const RISK_NAMES: ReadonlySet<string> = new Set(RISK_LEVELS);
 

@@ -1,6 +1,6 @@
 import { phishingLayer } from '../../inspect/layers/phishing.js';
 import { secretsLayer } from '../../inspect/layers/secrets.js';
-import { inspect } from '../../inspect/pipeline.js';
+import { runLayers } from '../../inspect/run-layers.js';
 import { redact } from '../../inspect/redact.js';
 import type { SecretFinding, Verdict } from '../../inspect/types.js';
 
@@ -15,7 +15,7 @@ export interface Leak {
 }
 
 function scan(text: string, allowDomains: readonly string[]): Verdict {
-  return inspect({ content: text, kind: 'output', policy: { allowDomains: [...allowDomains] } }, LEAK_LAYERS);
+  return runLayers({ content: text, kind: 'output', policy: { allowDomains: [...allowDomains] } }, LEAK_LAYERS);
 }
 
 const isExfil = (f: Verdict['flags'][number]) => f.layer === 'phishing' && f.category === 'exfiltration' && f.score >= EXFIL_FLOOR;
