@@ -1,5 +1,5 @@
-import { decode } from 'gpt-tokenizer/encoding/cl100k_base';
 import { RequestValidationError } from '../../errors.js';
+import { cl100k } from './tokenizer.js';
 
 /** OpenAI's own bounds for /v1/embeddings input (API reference: ≤ 2048 inputs, ≤ 8192 tokens each). */
 export const MAX_INPUTS = 2048;
@@ -11,7 +11,7 @@ export type EmbeddingInput = string | string[] | number[] | number[][];
 /**
  * The texts to inspect. Token-array inputs are decoded with cl100k_base — the encoding of every OpenAI embedding
  * model — so they are inspected like strings instead of slipping past as numbers. Token ids that are not integers in
- * range are a 422.
+ * range are a 422. The caller has loaded the encoding (`loadCl100k()`) when `holdsTokens(input)`.
  */
 export function inputTexts(input: EmbeddingInput): string[] {
   if (typeof input === 'string') return [input];
@@ -29,7 +29,7 @@ function decodeTokens(tokens: number[], loc: number[]): string {
     if (!Number.isInteger(t) || t < 0 || t > MAX_TOKEN_ID) throw invalid([...loc, j], 'Token ids are integers from 0 to 200000', 'int_type');
   });
   try {
-    return decode(tokens);
+    return cl100k().decode(tokens);
   } catch {
     throw invalid(loc, 'Token ids are not valid cl100k_base tokens', 'value_error');
   }

@@ -1,8 +1,8 @@
 import type { FastifyRequest } from 'fastify';
-import { countTokens } from 'gpt-tokenizer/encoding/cl100k_base';
 import type { Config } from '../../config/schema.js';
 import { BastionError, RequestValidationError } from '../../errors.js';
 import { upstreamHeaders } from '../upstream/forward.js';
+import { cl100k } from './tokenizer.js';
 
 /** Where one embeddings request goes and how its answer becomes the OpenAI shape (SPEC §4.3). */
 export interface EmbeddingsRoute {
@@ -39,7 +39,7 @@ export function routeEmbeddings(request: FastifyRequest, model: string, config: 
       normalise: (raw, requested, texts) => {
         const embeddings = (raw.embeddings as { values: number[] }[] | undefined) ?? [];
         // Gemini reports no token usage: cl100k_base counts stand in, as an estimate.
-        const tokens = texts.reduce((sum, t) => sum + countTokens(t), 0);
+        const tokens = texts.reduce((sum, t) => sum + cl100k().countTokens(t), 0);
         return {
           object: 'list',
           data: embeddings.map((e, index) => ({ object: 'embedding', index, embedding: e.values })),

@@ -4,6 +4,7 @@ import type { Dispatcher } from 'undici';
 import { Type, type Static } from 'typebox';
 import { guardTexts } from '../chat/request-guard.js';
 import { inputTexts, MAX_INPUTS, MAX_TOKENS_PER_INPUT, type EmbeddingInput } from '../embeddings/inputs.js';
+import { holdsTokens, loadCl100k } from '../embeddings/tokenizer.js';
 import { RequestValidationError } from '../../errors.js';
 import { forwardGuarded } from '../upstream/forward-guarded.js';
 import { pumpGuarded } from '../upstream/pump.js';
@@ -50,6 +51,7 @@ export async function completionsRoute(app: FastifyInstance): Promise<void> {
     async (request, reply) => {
       const body = request.body as Record<string, unknown> & { model: string; prompt: EmbeddingInput; suffix?: string | null };
       const stream = body.stream === true;
+      if (holdsTokens(body.prompt)) await loadCl100k();
       const texts = promptTexts(body.prompt);
       const items = texts.map((content) => ({ content, kind: 'prompt' as const, role: 'user' as const }));
       if (typeof body.suffix === 'string' && body.suffix) items.push({ content: body.suffix, kind: 'prompt', role: 'user' });

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { Type, type Static } from 'typebox';
 import { summarise } from '../chat/verdict-summary.js';
 import { MAX_INPUTS, MAX_TOKENS_PER_INPUT, inputTexts, type EmbeddingInput } from '../embeddings/inputs.js';
+import { holdsTokens, loadCl100k } from '../embeddings/tokenizer.js';
 import { routeEmbeddings } from '../embeddings/providers.js';
 import { alignedEmbeddings, decoyEmbeddings, type EmbeddingsVerdict } from '../embeddings/responses.js';
 import { judge } from '../filter/judge.js';
@@ -39,8 +40,10 @@ export async function embeddingsRoute(app: FastifyInstance): Promise<void> {
     },
     async (request, reply) => {
       const body = request.body as Record<string, unknown> & { model: string; input: EmbeddingInput; dimensions?: number; encoding_format?: unknown };
+      if (holdsTokens(body.input)) await loadCl100k();
       const texts = inputTexts(body.input);
       const route = routeEmbeddings(request, body.model, config);
+      if (route.provider === 'gemini') await loadCl100k();
       const judgements = await judge(request, texts.map((content) => ({ content, kind: 'prompt' as const })), {
         entity: request.principal!.tenantId,
         contentLimitBytes: config.contentLimitBytes,
