@@ -3,8 +3,7 @@ import { bounds, finding } from '../settings.js';
 import type { EffectFinding } from '../types.js';
 
 /**
- * First pass with node-sql-parser (one build per dialect, loaded at module load: ~0.3 s and ~60 MB once per
- * thread). The first dialect that parses a statement into an expected statement type wins. Anything else —
+ * First pass with node-sql-parser (one build per dialect, loaded on first use: ~0.3 s and ~30 MB once per thread). The first dialect that parses a statement into an expected statement type wins. Anything else —
  * no dialect parses it, or it parses into something unexpected such as T-SQL's `assign` for `DROP DATABASE x
  * CASCADE` — is "unknown", and only the token reader speaks for it: a parse never makes a statement safe.
  */
@@ -20,17 +19,26 @@ interface SqlParser {
 }
 
 const require = createRequire(import.meta.url);
-const DIALECTS: [string, SqlParser][] = ['mysql', 'postgresql', 'transactsql'].map((db) => {
-  const mod = require(`node-sql-parser/build/${db}`) as { Parser: new () => SqlParser };
-  return [db, new mod.Parser()];
-});
+let dialects: [string, SqlParser][] | undefined;
+/**
+ * The three builds are loaded on the first statement to parse, not at module load: they hold ~30 MB per thread, and
+ * most inspections (prompts, tool results, tool calls that run no SQL) never need them. Loading is synchronous, so
+ * the first SQL tool call of a thread only takes a few hundred milliseconds longer.
+ */
+function parsers(): [string, SqlParser][] {
+  dialects ??= ['mysql', 'postgresql', 'transactsql'].map((db) => {
+    const mod = require(`node-sql-parser/build/${db}`) as { Parser: new () => SqlParser };
+    return [db, new mod.Parser()];
+  });
+  return dialects;
+}
 const EXPECTED = new Set(['select', 'insert', 'replace', 'update', 'delete', 'drop', 'truncate', 'grant', 'revoke', 'create', 'alter', 'use', 'show', 'desc', 'explain', 'set', 'lock', 'unlock']);
 
 export type ParseOutcome = { parsed: true; dialect: string; statements: AstNode[] } | { parsed: false };
 
 export function parseSql(sql: string): ParseOutcome {
   if (sql.length > bounds.maxSqlParseChars) return { parsed: false };
-  for (const [database, parser] of DIALECTS) {
+  for (const [database, parser] of parsers()) {
     try {
       const ast = parser.astify(sql, { database });
       const statements = (Array.isArray(ast) ? ast : [ast]).filter(Boolean);
