@@ -68,6 +68,9 @@ export async function sendAnthropicEvents(res: ServerResponse, events: Obj[], op
   res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', 'request-id': 'req_upstream_1' });
   for (const [i, e] of events.entries()) {
     if (options.cutAfter !== undefined && i >= options.cutAfter) {
+      // What was written reaches the client first; then the connection is reset mid-body.
+      await new Promise<void>((resolve) => res.write('', () => resolve()));
+      await new Promise((resolve) => setTimeout(resolve, 20));
       res.socket?.destroy();
       return;
     }
