@@ -16,7 +16,7 @@ t.test('upstream errors reach the SDK as Anthropic sent them; Bastion\'s own are
   const client = new Anthropic({ apiKey: 'sk-ant-app-own-key', baseURL: gw.proxyUrl, defaultHeaders: { 'X-Bastion-Key': key }, maxRetries: 0 });
   const ask = () => client.messages.create({ model: MODEL, max_tokens: 16, messages: [{ role: 'user', content: 'hi' }] });
 
-  const cases: [number, string, typeof Anthropic.APIError][] = [
+  const cases: [number, string, abstract new (...args: never[]) => Error][] = [
     [400, 'invalid_request_error', Anthropic.BadRequestError],
     [429, 'rate_limit_error', Anthropic.RateLimitError],
     [500, 'api_error', Anthropic.InternalServerError],
