@@ -61,6 +61,16 @@ t.test('upstream errors reach the SDK as Anthropic sent them; Bastion\'s own are
     t.ok(error instanceof Anthropic.UnprocessableEntityError, 'the SDK raises its own class');
   });
 
+  t.test('the OpenAPI document describes both routes with their key header and Anthropic-shaped errors', async (t) => {
+    const doc = (await call(`${gw.proxyUrl}/openapi.json`)).json<{ paths: Record<string, { post?: { security: unknown; responses: Record<string, { content: Record<string, { schema: { title?: string } }> }> } }> }>();
+    for (const path of ['/v1/messages', '/v1/messages/count_tokens']) {
+      const post = doc.paths[path]?.post;
+      t.ok(post, `${path} is documented`);
+      t.same(post?.security, [{ bastionKey: [] }, { apiKey: [] }]);
+      t.equal(post?.responses['4XX'].content['application/json'].schema.title, 'AnthropicError');
+    }
+  });
+
   t.test('no Bastion key or a wrong one: 401 authentication_error the SDK raises as AuthenticationError', async (t) => {
     const none = new Anthropic({ apiKey: 'sk-ant-app-own-key', baseURL: gw.proxyUrl, maxRetries: 0 });
     const missing = await fail(none.messages.create({ model: MODEL, max_tokens: 16, messages: [{ role: 'user', content: 'hi' }] }));
