@@ -7,6 +7,9 @@
  * inspecting proxy on this stack does per request) and through Bastion with full inspection — added latency p50/p99 over
  * direct, time to first token and the total of a 200-chunk stream, and throughput at c=50 with the same body on every
  * request and with a new user message per request (median of BENCH_ROUNDS rounds).
+ * The Anthropic row: the same body and answer on /v1/messages (the fake upstream speaks the Messages API too), direct
+ * and through Bastion, measured in the same sequential loop as chat; its added latency and stream cost are reported
+ * next to chat's and as the difference from them.
  * /filter (1 KB text) at c=50, a different text per request and one repeated text, against a bare Fastify JSON route;
  * how the two cores split between Bastion's main thread, its other threads (inspection workers) and the load generator;
  * Bastion's RSS under steady load and the cost of one inspection worker. Bastion runs compiled (npm run build, done
@@ -44,6 +47,7 @@ const filterBodies = {
   fresh: () => JSON.stringify({ content: `${filterTexts[seq % filterTexts.length]} #${++seq}`, kind: 'prompt' }),
 };
 type BodyCase = keyof typeof bodies;
+const messagesBody = (stream: boolean, user: string) => JSON.stringify({ model: 'bench', max_tokens: 256, stream, system: 'You are a concise analyst.', messages: [{ role: 'user', content: user }] });
 
 const upstream = await startServer(['upstream']);
 const servers = {
@@ -100,6 +104,13 @@ const rss: number[] = [];
 // Latency, time to first token and stream total: sequential requests over one keep-alive connection.
 const latency = {} as Record<Target, { p50: number; p99: number }>;
 const streams = {} as Record<Target, { ttft: number; total: number }>;
+const anthropicTargets = {
+  direct: { url: `${upstream.url}/v1/messages`, headers: {} },
+  bastion: { url: `${servers.bastion.url}/v1/messages`, headers: { 'x-bastion-key': servers.bastion.info.key } },
+};
+type AnthropicTarget = keyof typeof anthropicTargets;
+const anthropicLatency = {} as Record<AnthropicTarget, { p50: number; p99: number }>;
+const anthropicStreams = {} as Record<AnthropicTarget, { ttft: number; total: number }>;
 for (const t of targets) {
   only(serverOf(t));
   const { url, headers } = chatTargets[t];
@@ -108,7 +119,27 @@ for (const t of targets) {
   latency[t] = { p50: percentile(plain.total, 50), p99: percentile(plain.total, 99) };
   const streamed = await timeRequests(url, headers, () => chatBody(true, userText), STREAMS);
   streams[t] = { ttft: median(streamed.ttfb), total: median(streamed.total) };
+  if (t === 'passthrough') continue;
+  // The Anthropic row, right after chat's on the same target: the same text and answer on /v1/messages.
+  const a = anthropicTargets[t];
+  await timeRequests(a.url, a.headers, () => messagesBody(false, `${userText.slice(0, 988)} (ref ${++seq})`), 200); // warm-up
+  const aPlain = await timeRequests(a.url, a.headers, () => messagesBody(false, userText), SEQUENTIAL);
+  anthropicLatency[t] = { p50: percentile(aPlain.total, 50), p99: percentile(aPlain.total, 99) };
+  const aStreamed = await timeRequests(a.url, a.headers, () => messagesBody(true, userText), STREAMS);
+  anthropicStreams[t] = { ttft: median(aStreamed.ttfb), total: median(aStreamed.total) };
 }
+const anthropicAdded = { p50: anthropicLatency.bastion.p50 - anthropicLatency.direct.p50, p99: anthropicLatency.bastion.p99 - anthropicLatency.direct.p99 };
+const anthropicStreamAdded = { ttft: anthropicStreams.bastion.ttft - anthropicStreams.direct.ttft, total: anthropicStreams.bastion.total - anthropicStreams.direct.total };
+const anthropicRow = {
+  latency_ms: { direct: { p50: round(anthropicLatency.direct.p50), p99: round(anthropicLatency.direct.p99) }, bastion: { p50: round(anthropicLatency.bastion.p50), p99: round(anthropicLatency.bastion.p99) } },
+  added_latency_ms: { p50: round(anthropicAdded.p50), p99: round(anthropicAdded.p99) },
+  added_stream_ms: { ttft: round(anthropicStreamAdded.ttft), total: round(anthropicStreamAdded.total) },
+  // Target: within 0.2 ms of chat's added latency and stream cost, measured in the same run.
+  minus_chat_ms: {
+    added_p50: round(anthropicAdded.p50 - (latency.bastion.p50 - latency.direct.p50)),
+    added_stream_total: round(anthropicStreamAdded.total - (streams.bastion.total - streams.direct.total)),
+  },
+};
 
 // Throughput at c=50, both body cases, median of the rounds.
 const rounds = Object.fromEntries(targets.map((t) => [t, { same: [] as number[], fresh: [] as number[] }])) as Record<Target, Record<BodyCase, number[]>>;
@@ -167,6 +198,7 @@ const report = {
   added_latency_ms: { passthrough: added(latency, 'passthrough'), floor: added(latency, 'floor'), bastion: added(latency, 'bastion') },
   stream_200_chunks_ms: Object.fromEntries(targets.map((t) => [t, { ttft: round(streams[t].ttft), total: round(streams[t].total) }])),
   added_stream_ms: Object.fromEntries((['passthrough', 'floor', 'bastion'] as Target[]).map((t) => [t, { ttft: round(streams[t].ttft - streams.direct.ttft), total: round(streams[t].total - streams.direct.total) }])),
+  anthropic_messages: anthropicRow,
   bastion_over_passthrough_stream_ms: { ttft: round(streams.bastion.ttft - streams.passthrough.ttft), total: round(streams.bastion.total - streams.passthrough.total) },
   bastion_over_inspecting_floor_stream_ms: { ttft: round(streams.bastion.ttft - streams.floor.ttft), total: round(streams.bastion.total - streams.floor.total) },
   throughput_rps: rps,

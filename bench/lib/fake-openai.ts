@@ -2,7 +2,8 @@ import { createServer, type Server } from 'node:http';
 
 /**
  * A fast OpenAI-compatible upstream on loopback: a fixed completion, or a stream of `chunks` SSE events; on
- * /v1/embeddings one small vector per input.
+ * /v1/embeddings one small vector per input; on /v1/messages the same answer in Anthropic's wire format (a message, or
+ * a stream of `chunks` text deltas framed by the Messages API's events).
  */
 export async function startFakeOpenAI(chunks = 200): Promise<{ url: string; server: Server }> {
   const completion = JSON.stringify({
@@ -13,6 +14,20 @@ export async function startFakeOpenAI(chunks = 200): Promise<{ url: string; serv
   const events = Array.from({ length: chunks }, (_, i) =>
     `data: ${JSON.stringify({ id: 'c', object: 'chat.completion.chunk', created: 1, model: 'bench', choices: [{ index: 0, delta: { content: `token${i} ` }, finish_reason: null }] })}\n\n`,
   );
+  const message = JSON.stringify({
+    id: 'msg_bench', type: 'message', role: 'assistant', model: 'bench', content: [{ type: 'text', text: 'The capital of France is Paris.' }],
+    stop_reason: 'end_turn', stop_sequence: null, usage: { input_tokens: 250, output_tokens: 8 },
+  });
+  const frame = (e: Record<string, unknown>) => `event: ${String(e.type)}\ndata: ${JSON.stringify(e)}\n\n`;
+  const messageEvents = [
+    frame({ type: 'message_start', message: { id: 'msg_bench', type: 'message', role: 'assistant', model: 'bench', content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 250, output_tokens: 1 } } }),
+    frame({ type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } }),
+    frame({ type: 'ping' }),
+    ...Array.from({ length: chunks }, (_, i) => frame({ type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: `token${i} ` } })),
+    frame({ type: 'content_block_stop', index: 0 }),
+    frame({ type: 'message_delta', delta: { stop_reason: 'end_turn', stop_sequence: null }, usage: { output_tokens: chunks } }),
+    frame({ type: 'message_stop' }),
+  ];
   const server = createServer((req, res) => {
     const body: Buffer[] = [];
     req.on('data', (c: Buffer) => body.push(c));
@@ -22,6 +37,11 @@ export async function startFakeOpenAI(chunks = 200): Promise<{ url: string; serv
         const n = Array.isArray(inputs) ? inputs.length : 1;
         const data = Array.from({ length: n }, (_, index) => ({ object: 'embedding', index, embedding: [0.1, 0.2, 0.3, 0.4] }));
         res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ object: 'list', data, model: 'bench', usage: { prompt_tokens: n, total_tokens: n } }));
+      } else if (req.url?.startsWith('/v1/messages')) {
+        if (!Buffer.concat(body).includes('"stream":true')) return res.writeHead(200, { 'content-type': 'application/json' }).end(message);
+        res.writeHead(200, { 'content-type': 'text/event-stream' });
+        for (const e of messageEvents) res.write(e);
+        res.end();
       } else if (Buffer.concat(body).includes('"stream":true')) {
         res.writeHead(200, { 'content-type': 'text/event-stream' });
         for (const e of events) res.write(e);

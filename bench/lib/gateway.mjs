@@ -22,7 +22,7 @@ process.on('SIGTERM', () => process.exit(0));
 const dir = mkdtempSync(join(tmpdir(), 'bastion-bench-'));
 const config = loadConfig({}, {
   host: '127.0.0.1', port: 0, adminPort: 0, databaseUrl: `sqlite:${join(dir, 'b.db')}`, allowUnauthenticated: true, logLevel: 'warn',
-  upstreamBaseUrl: upstream, metricsEnabled: process.env.BENCH_METRICS !== '0', workers: Number(workers ?? 2),
+  upstreamBaseUrl: upstream, anthropicUpstreamBaseUrl: upstream, metricsEnabled: process.env.BENCH_METRICS !== '0', workers: Number(workers ?? 2),
 });
 const gw = await startGateway(config, new Writable({ write: (_c, _e, done) => done() }));
 await ensureTenant(gw.services.storage.db, 'bench', 'enterprise');

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { Pool } from 'undici';
 import { chunk, completion, fakeUpstream, sendJson, sendStream } from '../../test/helpers/fake-upstream.js';
+import { anthropicMessage, messageEvents, sendAnthropicEvents, textBlock } from '../../test/helpers/fake-anthropic.js';
 import { messageItem, responseEvents, responseObject, sendEvents } from '../../test/helpers/fake-responses.js';
 import { startTestGateway, type TestGateway } from '../../test/helpers/gateway.js';
 import { changeEntitlements } from '../../src/storage/tenants.js';
@@ -39,6 +40,11 @@ export async function startHarness(t: Teardown): Promise<Harness> {
       // Not JSON: answer the plain completion.
     }
     if (req.path.endsWith('/responses')) return stream ? sendEvents(res, responseEvents(responseObject([messageItem('Hello there.')]))) : sendJson(res, 200, responseObject([messageItem('Hello there.')]));
+    if (req.path === '/v1/messages/count_tokens') return sendJson(res, 200, { input_tokens: 12 });
+    if (req.path === '/v1/messages') {
+      const message = anthropicMessage([textBlock('Hello there.')]);
+      return stream ? sendAnthropicEvents(res, messageEvents(message)) : sendJson(res, 200, message);
+    }
     if (req.path.startsWith('/v1/models/')) return sendJson(res, 200, { id: 'gpt-4o-mini', object: 'model', created: 0, owned_by: 'fuzz' });
     if (req.path.endsWith('/moderations')) return sendJson(res, 200, { id: 'modr-fuzz', model: 'omni-moderation-latest', results: [{ flagged: false, categories: {}, category_scores: {} }] });
     if (req.path === '/v1/completions') {
@@ -60,6 +66,7 @@ export async function startHarness(t: Teardown): Promise<Harness> {
       // Refusing requests without a key needs a key to exist at start; the fuzz key itself is made below.
       apiKeys: [{ tenant: 'fuzz-bootstrap', key: 'fuzz-bootstrap-key-0123456789' }],
       upstreamBaseUrl: upstream.url,
+      anthropicUpstreamBaseUrl: upstream.url,
       upstreamApiKey: 'sk-fuzz-upstream',
       // Room for huge strings and arrays below the limit; beyond it a 413 is the (catalogued) answer.
       bodyLimitBytes: 1024 * 1024,
@@ -100,6 +107,7 @@ export async function startHarness(t: Teardown): Promise<Harness> {
     pools,
     credentials: {
       apiKey: { 'x-api-key': apiKey },
+      bastionKey: { 'x-bastion-key': apiKey },
       adminKey: { 'x-admin-key': ADMIN_KEY },
       bearer: { authorization: `Bearer ${bearer.access}` },
       oidc: { authorization: `Bearer ${idToken}` },

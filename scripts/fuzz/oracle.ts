@@ -10,7 +10,7 @@ export interface Answer {
 
 /**
  * What is wrong with an answer, or undefined when nothing is: no 5xx, every error body in the shape the route
- * documents (on /v1/*: OpenAI's `{"error":{"message","type","param","code"}}` for every status, 422 included;
+ * documents (on /v1/messages: Anthropic's `{"type":"error","error":{"type","message","code"}}`; elsewhere on /v1/*: OpenAI's `{"error":{"message","type","param","code"}}` for every status, 422 included;
  * elsewhere 422: `{"detail":[{loc,msg,type}]}`, any other error: the catalogue's `{"error":{"code","message"}}`),
  * every error body within MAX_ERROR_BYTES.
  */
@@ -25,6 +25,9 @@ export function problemWith(route: RouteSpec, answer: Answer): string | undefine
     parsed = JSON.parse(answer.body);
   } catch {
     return `error body is not JSON`;
+  }
+  if (route.path === '/v1/messages' || route.path.startsWith('/v1/messages/')) {
+    return isAnthropicShape(parsed) ? undefined : `a ${answer.status} without Anthropic's {"type":"error","error":{"type","message","code"}} envelope`;
   }
   if (route.path.startsWith('/v1/')) return isOpenAiShape(parsed) ? undefined : `a ${answer.status} without OpenAI's {"error":{"message","type","param","code"}} envelope`;
   if (answer.status === 422) return isValidationShape(parsed) ? undefined : 'a 422 without the {"detail":[{loc,msg,type}]} shape';
@@ -47,6 +50,12 @@ function isOpenAiShape(v: unknown): boolean {
     typeof e === 'object' && e !== null && typeof e.message === 'string' && typeof e.type === 'string' &&
     'param' in e && (e.param === null || typeof e.param === 'string') && typeof e.code === 'string' && e.code.startsWith('BASTION_ERR_')
   );
+}
+
+function isAnthropicShape(v: unknown): boolean {
+  const body = v as { type?: unknown; error?: Record<string, unknown> } | null;
+  const e = body?.error;
+  return body?.type === 'error' && typeof e === 'object' && e !== null && typeof e.type === 'string' && typeof e.message === 'string' && typeof e.code === 'string' && e.code.startsWith('BASTION_ERR_');
 }
 
 function isValidationShape(v: unknown): boolean {

@@ -189,6 +189,8 @@ export const SCHEMA = {
   ersHalfLifeSeconds: setting('BASTION_ERS_HALF_LIFE_S', 'Entity risk score half-life: how fast a shadow-banned entity recovers', int(10, 604_800), defaults.ersHalfLifeSeconds),
   upstreamBaseUrl: setting('UPSTREAM_BASE_URL', 'OpenAI-compatible upstream for /v1/* (a trailing /v1 is dropped: Bastion appends it)', openAiBaseUrl, defaults.upstreamBaseUrl),
   upstreamApiKey: setting('UPSTREAM_API_KEY', 'When set, Bastion holds the upstream credential and apps may send their Bastion key as Authorization: Bearer', text(1, 4096), undefined, true),
+  anthropicUpstreamBaseUrl: setting('ANTHROPIC_UPSTREAM_BASE_URL', 'Anthropic Messages API upstream for /v1/messages (a trailing /v1 is dropped: Bastion appends it)', openAiBaseUrl, defaults.anthropicUpstreamBaseUrl),
+  anthropicUpstreamApiKey: setting('ANTHROPIC_UPSTREAM_API_KEY', 'When set, Bastion holds the Anthropic credential (sent as x-api-key) and apps send their Bastion key as the Anthropic SDK\'s apiKey; unset: apps keep their own Anthropic key and send the Bastion key in X-Bastion-Key', text(1, 4096), undefined, true),
   upstreamConnectTimeoutMs: setting('UPSTREAM_CONNECT_TIMEOUT_MS', 'Upstream TCP/TLS connect timeout (502 beyond)', int(100, 120_000), defaults.upstreamConnectTimeoutMs),
   upstreamHeadersTimeoutMs: setting('UPSTREAM_HEADERS_TIMEOUT_MS', 'Wait for upstream response headers (504 beyond)', int(100, 600_000), defaults.upstreamHeadersTimeoutMs),
   upstreamBodyTimeoutMs: setting('UPSTREAM_BODY_TIMEOUT_MS', 'Longest silence between upstream body chunks (stream ends beyond)', int(100, 600_000), defaults.upstreamBodyTimeoutMs),

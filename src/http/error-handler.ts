@@ -3,6 +3,7 @@ import { BastionError, RequestValidationError, errorCode, type ErrorName } from 
 import { isStorageUnreachable } from '../storage/unreachable.js';
 import { MAX_ERROR_BODY_BYTES, boundedValidationBody, toValidationIssues } from './validation.js';
 import { fromCatalogue, fromValidation, isOpenAiPath } from './openai-errors.js';
+import { anthropicFromCatalogue, anthropicFromValidation, isAnthropicPath } from './anthropic-errors.js';
 
 // Fastify's own client errors, mapped onto the catalogue. Their messages may quote the body, so none is echoed.
 const FASTIFY_CODES: Record<string, ErrorName> = {
@@ -34,12 +35,15 @@ function sendCatalogue(reply: FastifyReply, err: BastionError): FastifyReply {
   // Every error answer stays within MAX_ERROR_BODY_BYTES: extras that would not fit are dropped, never the code.
   const fits = Buffer.byteLength(JSON.stringify(body)) <= MAX_ERROR_BODY_BYTES;
   const bounded = fits ? body : { error: { code: err.code, message: err.message.slice(0, 512) } };
-  // /v1/* speaks OpenAI's error envelope (openai-errors.ts).
-  return reply.code(err.statusCode).send(isOpenAiPath(reply.request.url) ? fromCatalogue(err.statusCode, bounded) : bounded);
+  // /v1/messages speaks Anthropic's error envelope (anthropic-errors.ts), the rest of /v1/* OpenAI's (openai-errors.ts).
+  const url = reply.request.url;
+  if (isAnthropicPath(url)) return reply.code(err.statusCode).send(anthropicFromCatalogue(err.statusCode, bounded, reply.request.id));
+  return reply.code(err.statusCode).send(isOpenAiPath(url) ? fromCatalogue(err.statusCode, bounded) : bounded);
 }
 
 function sendValidation(reply: FastifyReply, issues: Parameters<typeof boundedValidationBody>[0]): FastifyReply {
   const body = boundedValidationBody(issues);
+  if (isAnthropicPath(reply.request.url)) return reply.code(422).send(anthropicFromValidation(body.detail, reply.request.id));
   return reply.code(422).send(isOpenAiPath(reply.request.url) ? fromValidation(body.detail) : body);
 }
 

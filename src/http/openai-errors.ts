@@ -60,5 +60,5 @@ export function fromValidation(detail: ValidationIssue[]): OpenAiError {
 /** The 404 of an unknown path under /v1/, worded as OpenAI words it (the path is clipped, never logged). */
 export function unknownV1Route(request: FastifyRequest): string {
   const path = (request.url ?? '').split('?', 1)[0].slice(0, 128);
-  return `Invalid URL (${request.method} ${path}): Bastion proxies /v1/chat/completions, /v1/responses, /v1/completions, /v1/embeddings, /v1/moderations and /v1/models.`;
+  return `Invalid URL (${request.method} ${path}): Bastion proxies /v1/chat/completions, /v1/responses, /v1/completions, /v1/embeddings, /v1/moderations, /v1/models and the Anthropic /v1/messages.`;
 }

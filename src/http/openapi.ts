@@ -1,5 +1,6 @@
 import swagger from '@fastify/swagger';
 import type { FastifyInstance } from 'fastify';
+import { isAnthropicPath } from './anthropic-errors.js';
 
 const RATE_HEADERS = {
   'RateLimit-Policy': { type: 'string', description: 'draft-ietf-httpapi-ratelimit-headers-09 policies, e.g. `"requests-per-minute";q=60;w=60`' },
@@ -27,6 +28,17 @@ const openAiErrorSchema = {
       required: ['message', 'type', 'param', 'code'],
     },
   },
+};
+/** /v1/messages errors: Anthropic's envelope (src/http/anthropic-errors.ts). */
+const anthropicErrorSchema = {
+  type: 'object',
+  title: 'AnthropicError',
+  properties: {
+    type: { const: 'error' },
+    error: { type: 'object', properties: { type: { type: 'string' }, message: { type: 'string' }, code: { type: 'string' } }, required: ['type', 'message'] },
+    request_id: { type: 'string' },
+  },
+  required: ['type', 'error'],
 };
 const validationSchema = {
   type: 'object',
@@ -67,6 +79,12 @@ export async function registerOpenApi(app: FastifyInstance, title: string): Prom
       components: {
         securitySchemes: {
           apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
+          bastionKey: {
+            type: 'apiKey',
+            in: 'header',
+            name: 'X-Bastion-Key',
+            description: "Anthropic routes: the Bastion key beside the app's own Anthropic key; with ANTHROPIC_UPSTREAM_API_KEY set, the key may instead come as the SDK's apiKey (x-api-key or Authorization: Bearer)",
+          },
           adminKey: { type: 'apiKey', in: 'header', name: 'X-Admin-Key' },
           bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
           session: { type: 'apiKey', in: 'cookie', name: 'bastion_session' },
@@ -83,9 +101,10 @@ export async function registerOpenApi(app: FastifyInstance, title: string): Prom
       const responses = { ...((doc.response as Record<string, unknown>) ?? {}) };
       const ok = Object.keys(responses).find((c) => c.startsWith('2')) ?? '200';
       responses[ok] = { ...(responses[ok] as object), headers: RATE_HEADERS };
-      const openai = url.startsWith('/v1/');
-      const errors = openai ? openAiErrorSchema : errorSchema;
-      responses['422'] ??= { description: 'Request validation failed', content: json(openai ? openAiErrorSchema : validationSchema) };
+      const anthropic = isAnthropicPath(url);
+      const openai = url.startsWith('/v1/') && !anthropic;
+      const errors = anthropic ? anthropicErrorSchema : openai ? openAiErrorSchema : errorSchema;
+      responses['422'] ??= { description: 'Request validation failed', content: json(anthropic || openai ? errors : validationSchema) };
       if (security !== 'public') {
         responses['401'] ??= {
           description: 'Missing or unknown credentials',
@@ -102,10 +121,12 @@ export async function registerOpenApi(app: FastifyInstance, title: string): Prom
       }
       // Listener-wide client errors (malformed JSON 400, unknown id 404, 409, 413, 414, 415, 431, …) are all
       // catalogue-shaped: say so once, so a client (and the fuzz suite) knows the shape of any 4xx not listed.
-      responses['4XX'] ??= { description: `Any other client error, in ${openai ? "OpenAI's error envelope" : 'the catalogue shape'}`, content: json(errors) };
+      const shape = anthropic ? "Anthropic's error envelope" : openai ? "OpenAI's error envelope" : 'the catalogue shape';
+      responses['4XX'] ??= { description: `Any other client error, in ${shape}`, content: json(errors) };
       responses['5XX'] ??= { description: 'The gateway failed: retry with backoff, never a block verdict', content: json(errors) };
       doc.response = responses;
       if (security !== 'public') doc.security = [{ [security]: [] }];
+      if (anthropic) doc.security = [{ bastionKey: [] }, { apiKey: [] }];
       // Admin API-key routes that also take the portal bearer token (src/admin/api-key-auth.ts): either scheme.
       if (cfg.portalBearer) doc.security = [{ [security]: [] }, { bearer: [] }];
       // Paid MCP tools: an API key, or one of the payment proofs instead (src/mcp/admission.ts).

@@ -12,6 +12,7 @@ import { filterRoutes } from './routes/filter.js';
 import { modelsRoute } from './routes/models.js';
 import { healthRoute } from './routes/health.js';
 import { responsesRoute } from './routes/responses.js';
+import { messagesRoute } from './routes/messages.js';
 import { completionsRoute } from './routes/completions.js';
 import { passthroughRoutes } from './routes/passthrough.js';
 import { tenantPolicies } from '../policy/tenant-policies.js';
@@ -51,6 +52,7 @@ export async function buildProxyServer(services: Services): Promise<FastifyInsta
   await app.register(modelsRoute);
   await app.register(embeddingsRoute);
   await app.register(responsesRoute);
+  await app.register(messagesRoute);
   await app.register(completionsRoute);
   await app.register(passthroughRoutes);
   await app.register(extRoutes);

@@ -10,6 +10,12 @@ const QUERY_KEY_NAMES = new Set(['api_key', 'apikey', 'key', 'x-api-key', 'x_api
  * Bastion key goes in `apiKey` (Bearer, when Bastion holds the upstream credential) or in an X-API-Key default header.
  */
 function unauthenticated(request: FastifyRequest): BastionError {
+  if (request.routeOptions.config.anthropicKey) {
+    const message = request.server.services.config.anthropicUpstreamApiKey
+      ? "Missing or unknown API key. Send your Bastion key as the Anthropic SDK's apiKey (x-api-key or Authorization: Bearer) or in the X-Bastion-Key header."
+      : 'Missing or unknown API key. Send your Bastion key in the X-Bastion-Key header (the SDK\'s defaultHeaders); x-api-key or Authorization carries your Anthropic key to the upstream.';
+    return new BastionError('UNAUTHENTICATED', { headers: { 'www-authenticate': 'ApiKey' }, message });
+  }
   const bearer = request.routeOptions.config.bearerKey === true;
   const message = !bearer
     ? undefined
@@ -35,7 +41,7 @@ export async function authenticateApiKey(request: FastifyRequest, options: { all
     throw new BastionError('QUERY_KEY_REFUSED', { headers: { 'www-authenticate': 'ApiKey' } });
   }
   const services = request.server.services;
-  const header = request.headers['x-api-key'] ?? bearerKey(request);
+  const header = request.routeOptions.config.anthropicKey ? anthropicRouteKey(request) : (request.headers['x-api-key'] ?? bearerKey(request));
   if (header === undefined || header === '') {
     if (options.allowAnonymous) {
       request.principal = anonymous(services.config.defaultRatePerMinute, request.ip);
@@ -67,6 +73,19 @@ function bearerKey(request: FastifyRequest): string | undefined {
   return auth?.startsWith('Bearer ') ? auth.slice(7).trim() : undefined;
 }
 
+/**
+ * On the Anthropic routes (/v1/messages) the SDK sends its `apiKey` as x-api-key (older releases) or Authorization:
+ * Bearer (current ones). When Bastion holds the Anthropic credential (ANTHROPIC_UPSTREAM_API_KEY) either carries the
+ * Bastion key; otherwise both belong to the app's Anthropic account and pass upstream, and the Bastion key comes in
+ * X-Bastion-Key (which is accepted in both cases).
+ */
+function anthropicRouteKey(request: FastifyRequest): string | string[] | undefined {
+  const own = request.headers['x-bastion-key'];
+  if (own !== undefined || !request.server.services.config.anthropicUpstreamApiKey) return own;
+  const auth = request.headers.authorization;
+  return request.headers['x-api-key'] ?? (auth?.startsWith('Bearer ') ? auth.slice(7).trim() : undefined);
+}
+
 function anonymous(rate: number, ip: string): Principal {
   return { keyId: `anon:${ip}`, tenantId: 'default', prefix: 'anonymous', ratePerMinute: rate, plan: 'free', addons: [] };
 }
@@ -78,5 +97,7 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** Accept the Bastion key as `Authorization: Bearer` when UPSTREAM_API_KEY is configured (/v1/*). */
     bearerKey?: boolean;
+    /** The Anthropic routes' key headers: X-Bastion-Key, or the SDK's apiKey when ANTHROPIC_UPSTREAM_API_KEY is set. */
+    anthropicKey?: boolean;
   }
 }

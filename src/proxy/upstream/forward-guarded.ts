@@ -9,6 +9,10 @@ import { readBounded } from './read-body.js';
 export interface GuardedForward<T> {
   /** Upstream path, e.g. `/v1/chat/completions`. */
   path: string;
+  /** Upstream origin; default UPSTREAM_BASE_URL (the OpenAI-compatible provider). */
+  baseUrl?: string;
+  /** Request headers for the upstream; default the client's own with the OpenAI-style credential (upstreamHeaders). */
+  upstreamHeaders?: Record<string, string>;
   /** The request body as it goes upstream (redactions applied). */
   body: unknown;
   /** Sets headers that describe the request's own inspection (uninspected parts) once the upstream head is relayed. */
@@ -24,7 +28,7 @@ export interface GuardedForward<T> {
 }
 
 /**
- * The upstream half shared by the guarded /v1 routes (chat, Responses, legacy completions): forwards the inspected
+ * The upstream half shared by the guarded /v1 routes (chat, Responses, legacy completions, Anthropic Messages): forwards the inspected
  * request, passes provider errors through verbatim, relays a stream through its guard, and reads a whole answer
  * within UPSTREAM_RESPONSE_LIMIT and guards it. A success body that is not what the route guards fails closed (502).
  */
@@ -34,9 +38,9 @@ export async function forwardGuarded<T>(request: FastifyRequest, reply: FastifyR
   const abort = abortOnClientClose(request, reply);
   const started = performance.now();
   const res = await upstream.request({
-    url: `${config.upstreamBaseUrl}${route.path}`,
+    url: `${route.baseUrl ?? config.upstreamBaseUrl}${route.path}`,
     method: 'POST',
-    headers: upstreamHeaders(request, { 'content-type': 'application/json' }),
+    headers: route.upstreamHeaders ?? upstreamHeaders(request, { 'content-type': 'application/json' }),
     body: JSON.stringify(route.body),
     signal: abort.signal,
   });

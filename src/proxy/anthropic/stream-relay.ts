@@ -1,0 +1,42 @@
+import { PassThrough } from 'node:stream';
+import type { FastifyRequest } from 'fastify';
+import type { Dispatcher } from 'undici';
+import { pumpGuarded } from '../upstream/pump.js';
+import { judgeToolUses, MessageReport } from './message-guard.js';
+import { AnthropicStreamGuard } from './stream-guard.js';
+
+// Tool input a single stream may hold before it is cut: bounded memory per connection.
+const MAX_TOOL_BYTES = 1024 * 1024;
+
+/**
+ * Pipes an upstream Messages SSE body through the AnthropicStreamGuard into a PassThrough the reply sends, in order,
+ * reading the upstream only as fast as inspection and the client keep up. At the end of the shutdown grace period, or
+ * when the upstream fails mid-stream, the stream ends with the API's `error` event: nothing unjudged is released.
+ */
+export function relayMessageStream(request: FastifyRequest, upstream: Dispatcher.ResponseData['body'], abort: AbortController, allowDomains: readonly string[]): PassThrough {
+  const out = new PassThrough();
+  const report = new MessageReport();
+  const guard = new AnthropicStreamGuard({
+    holdChars: request.server.services.config.streamHoldChars,
+    allowDomains,
+    maxToolBytes: MAX_TOOL_BYTES,
+    write: (text) => out.write(text),
+    judgeToolUse: async (block) => (await judgeToolUses(request, [block], report))[0],
+    onLeaks: (leaks) => report.leaks.push(...leaks),
+    verdict() {
+      const bastion = report.bastion(request.id);
+      if (bastion) request.verdictSummary = `response:${bastion.stage}:${bastion.action}`;
+      return bastion as Record<string, unknown> | undefined;
+    },
+  });
+
+  pumpGuarded(request, upstream, abort, out, {
+    feed: (text) => guard.feed(text),
+    get ended() {
+      return guard.ended;
+    },
+    finish: () => guard.finish(),
+    fail: (error) => guard.interrupt(error),
+  });
+  return out;
+}
