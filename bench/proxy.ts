@@ -119,7 +119,7 @@ for (const t of targets) {
   latency[t] = { p50: percentile(plain.total, 50), p99: percentile(plain.total, 99) };
   const streamed = await timeRequests(url, headers, () => chatBody(true, userText), STREAMS);
   streams[t] = { ttft: median(streamed.ttfb), total: median(streamed.total) };
-  if (t === 'passthrough') continue;
+  if (t === 'passthrough' || t === 'floor') continue;
   // The Anthropic row, right after chat's on the same target: the same text and answer on /v1/messages.
   const a = anthropicTargets[t];
   await timeRequests(a.url, a.headers, () => messagesBody(false, `${userText.slice(0, 988)} (ref ${++seq})`), 200); // warm-up
