@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { judge, type Judgement } from '../filter/judge.js';
 import { redactLeaks, type Leak } from '../chat/leak-scanner.js';
-import { summarise, type BastionInfo } from '../chat/verdict-summary.js';
+import { outputVerdict, type BastionInfo } from '../chat/verdict-summary.js';
 import { CALL_REFUSAL } from './synthetic.js';
 
 type Obj = Record<string, unknown>;
@@ -19,11 +19,7 @@ export class MessageReport {
   readonly leaks: Leak[] = [];
 
   bastion(requestId: string): BastionInfo | undefined {
-    if (this.removed.length > 0) return { ...summarise(requestId, this.blocked, 'tool_calls'), removed_tool_calls: this.removed.slice(0, 64) };
-    if (this.leaks.length === 0) return undefined;
-    const seen = new Set<string>();
-    const reasons = this.leaks.filter((l) => !seen.has(l.type) && seen.add(l.type)).slice(0, 20).map((l) => ({ layer: l.layer, type: l.type, score: 1 }));
-    return { request_id: requestId, risk_level: 'HIGH', action: 'redact', reasons, stage: 'output' };
+    return outputVerdict(requestId, this);
   }
 }
 

@@ -1,5 +1,6 @@
 import type { Flag, RiskLevel, Verdict } from '../../inspect/types.js';
 import { RISK_LEVELS } from '../../inspect/types.js';
+import type { Leak } from './leak-scanner.js';
 
 /** The `bastion` object added to OpenAI-shaped responses: metadata about the verdict, never content. */
 export interface BastionInfo {
@@ -32,4 +33,20 @@ export function summarise(requestId: string, verdicts: Verdict[], stage: Bastion
   }
   const family = verdicts.find((v) => v.action === 'block' && v.threat_family)?.threat_family;
   return { request_id: requestId, risk_level: worst, action, reasons: reasons.slice(0, 20), ...(family ? { threat_family: family } : {}), stage };
+}
+
+/** What point [B] did to one answer (Responses, Anthropic messages): the blocked calls it removed and the leaks it redacted. */
+export interface OutputActions {
+  readonly blocked: Verdict[];
+  readonly removed: { id?: string; name?: string }[];
+  readonly leaks: Leak[];
+}
+
+/** The answer's `bastion` object: the removed calls' verdicts first, else the leaks redacted; undefined when untouched. */
+export function outputVerdict(requestId: string, actions: OutputActions): BastionInfo | undefined {
+  if (actions.removed.length > 0) return { ...summarise(requestId, actions.blocked, 'tool_calls'), removed_tool_calls: actions.removed.slice(0, 64) };
+  if (actions.leaks.length === 0) return undefined;
+  const seen = new Set<string>();
+  const reasons = actions.leaks.filter((l) => !seen.has(l.type) && seen.add(l.type)).slice(0, 20).map((l) => ({ layer: l.layer, type: l.type, score: 1 }));
+  return { request_id: requestId, risk_level: 'HIGH', action: 'redact', reasons, stage: 'output' };
 }
