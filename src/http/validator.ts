@@ -1,4 +1,4 @@
-import { Ajv } from 'ajv';
+import { Ajv, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
 
@@ -17,5 +17,20 @@ function makeAjv(coerce: boolean): Ajv {
 const bodyAjv = makeAjv(false);
 const textAjv = makeAjv(true);
 
-export const validatorCompiler: FastifySchemaCompiler<object> = ({ schema, httpPart }) =>
-  (httpPart === 'body' ? bodyAjv : textAjv).compile(schema);
+/**
+ * Compiled validators by schema text: Fastify hands each listener its own copies of the route schemas, so without
+ * this every listener a process starts (the proxy, the admin API, and in tests many gateways) compiles them all
+ * again. Bounded by the number of distinct schemas the routes declare.
+ */
+const compiled = new Map<string, ValidateFunction>();
+
+export const validatorCompiler: FastifySchemaCompiler<object> = ({ schema, httpPart }) => {
+  const body = httpPart === 'body';
+  const key = `${body ? 'b' : 't'}${JSON.stringify(schema)}`;
+  let validate = compiled.get(key);
+  if (!validate) {
+    validate = (body ? bodyAjv : textAjv).compile(schema);
+    compiled.set(key, validate);
+  }
+  return validate;
+};

@@ -63,8 +63,18 @@ function asset(name: string, file: string): Asset {
   };
 }
 
-/** Every console asset: the vendored libraries and the files of src/console (app modules as `app/<file>`). */
+let loaded: Asset[] | undefined;
+
+/**
+ * Every console asset: the vendored libraries and the files of src/console (app modules as `app/<file>`). Read and
+ * compressed once per process (the highest compression levels cost ~0.3 s), however many listeners serve them.
+ */
 export function loadAssets(): Asset[] {
+  loaded ??= readAssets();
+  return loaded;
+}
+
+function readAssets(): Asset[] {
   const vendor = Object.entries(VENDOR).map(([name, path]) => asset(name, packageFile(path)));
   const own = readdirSync(SOURCE)
     .filter((f) => TYPES[extname(f)] !== undefined)

@@ -3,11 +3,23 @@ import helmet from '@fastify/helmet';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import Negotiator from 'negotiator';
 import { BastionError } from '../../errors.js';
-import { buildAssets, buildPages, servedPaths } from '../../site/pages.js';
+import { buildAssets, buildPages, servedPaths, type SitePage } from '../../site/pages.js';
 import { renderPage, type RenderedPage } from '../../site/render.js';
 
 /** The representations a site page has, in the server's order of preference (Accept: *∕* → HTML). */
 const TYPES = ['text/html', 'text/markdown'];
+
+let built: { assets: ReturnType<typeof buildAssets>; pages: { page: SitePage; rendered: RenderedPage }[] } | undefined;
+
+/** The site's assets and rendered pages, built once per process: they never change while it runs, and a test process starts many listeners. */
+function site(): NonNullable<typeof built> {
+  if (!built) {
+    const assets = buildAssets();
+    const served = servedPaths(assets);
+    built = { assets, pages: buildPages().map((page) => ({ page, rendered: renderPage(page, served) })) };
+  }
+  return built;
+}
 
 /**
  * Public site pages on the admin listener (landing, docs, pricing, security). Each answers text/html or text/markdown by
@@ -33,8 +45,7 @@ export async function siteRoutes(app: FastifyInstance): Promise<void> {
     referrerPolicy: { policy: 'no-referrer' },
     crossOriginEmbedderPolicy: true,
   });
-  const assets = buildAssets();
-  const served = servedPaths(assets);
+  const { assets, pages } = site();
   for (const asset of assets) {
     const etag = `"${createHash('sha256').update(asset.body).digest('base64url').slice(0, 27)}"`;
     app.get(asset.path, { config: { auth: 'public', limit: 'none' }, schema: { summary: `Site asset: ${asset.path}`, tags: ['site'], hide: true } }, async (request, reply) => {
@@ -43,8 +54,7 @@ export async function siteRoutes(app: FastifyInstance): Promise<void> {
       return reply.type(asset.type).send(asset.body);
     });
   }
-  for (const page of buildPages()) {
-    const rendered = renderPage(page, served);
+  for (const { page, rendered } of pages) {
     app.get(
       page.path,
       {
