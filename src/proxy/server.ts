@@ -19,6 +19,7 @@ import { registerRequestMetrics } from '../telemetry/observe.js';
 import { registerTracing } from '../telemetry/tracing.js';
 import { extRoutes } from './ext/routes.js';
 import { mcpRoutes } from '../mcp/route.js';
+import { mcpProxyRoutes } from '../mcp/proxy/route.js';
 
 /**
  * The data plane listener (BASTION_PORT): /filter, /v1/*, /health.
@@ -55,5 +56,6 @@ export async function buildProxyServer(services: Services): Promise<FastifyInsta
   await app.register(passthroughRoutes);
   await app.register(extRoutes);
   await app.register(mcpRoutes);
+  await app.register(mcpProxyRoutes);
   return app;
 }
