@@ -3,7 +3,8 @@
  * (SIGSTOP) while one is measured; the load generator is this process.
  *
  * Chat (1 KB body: a short system message + ~1 KB of user prose) against a fast fake upstream: direct, through a bare
- * @fastify/reply-from passthrough (the floor) and through Bastion with full inspection — added latency p50/p99 over
+ * @fastify/reply-from passthrough, through the inspecting floor (../shared/bench/floor-inspect-proxy.mjs: the least any
+ * inspecting proxy on this stack does per request) and through Bastion with full inspection — added latency p50/p99 over
  * direct, time to first token and the total of a 200-chunk stream, and throughput at c=50 with the same body on every
  * request and with a new user message per request (median of BENCH_ROUNDS rounds).
  * /filter (1 KB text) at c=50, a different text per request and one repeated text, against a bare Fastify JSON route;
@@ -15,7 +16,7 @@
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
-import { cpuSince, startServer, type BenchServer } from './lib/child.js';
+import { cpuSince, startFloor, startServer, type BenchServer } from './lib/child.js';
 import { timeRequests } from './lib/client.js';
 import { benignCorpus, textOfSize } from './lib/inputs.js';
 import { percentile, round } from './lib/stats.js';
@@ -47,6 +48,7 @@ type BodyCase = keyof typeof bodies;
 const upstream = await startServer(['upstream']);
 const servers = {
   passthrough: await startServer(['passthrough', upstream.url]),
+  floor: await startFloor(upstream.url),
   bastion: await startServer(['gateway', upstream.url, '2']),
   bare: await startServer(['bare-json']),
 };
@@ -54,6 +56,7 @@ const key = { 'x-api-key': servers.bastion.info.key };
 const chatTargets = {
   direct: { url: `${upstream.url}/v1/chat/completions`, headers: {} },
   passthrough: { url: `${servers.passthrough.url}/v1/chat/completions`, headers: {} },
+  floor: { url: `${servers.floor.url}/v1/chat/completions`, headers: {} },
   bastion: { url: `${servers.bastion.url}/v1/chat/completions`, headers: key },
 };
 type Target = keyof typeof chatTargets;
@@ -161,13 +164,15 @@ const report = {
   non_2xx_under_load: failures,
   settings: { sequential: SEQUENTIAL, streams: STREAMS, seconds: SECONDS, rounds: ROUNDS, metrics: process.env.BENCH_METRICS !== '0' },
   latency_ms: Object.fromEntries(targets.map((t) => [t, { p50: round(latency[t].p50), p99: round(latency[t].p99) }])),
-  added_latency_ms: { passthrough: added(latency, 'passthrough'), bastion: added(latency, 'bastion') },
+  added_latency_ms: { passthrough: added(latency, 'passthrough'), floor: added(latency, 'floor'), bastion: added(latency, 'bastion') },
   stream_200_chunks_ms: Object.fromEntries(targets.map((t) => [t, { ttft: round(streams[t].ttft), total: round(streams[t].total) }])),
-  added_stream_ms: Object.fromEntries((['passthrough', 'bastion'] as Target[]).map((t) => [t, { ttft: round(streams[t].ttft - streams.direct.ttft), total: round(streams[t].total - streams.direct.total) }])),
-  bastion_over_floor_stream_ms: { ttft: round(streams.bastion.ttft - streams.passthrough.ttft), total: round(streams.bastion.total - streams.passthrough.total) },
+  added_stream_ms: Object.fromEntries((['passthrough', 'floor', 'bastion'] as Target[]).map((t) => [t, { ttft: round(streams[t].ttft - streams.direct.ttft), total: round(streams[t].total - streams.direct.total) }])),
+  bastion_over_passthrough_stream_ms: { ttft: round(streams.bastion.ttft - streams.passthrough.ttft), total: round(streams.bastion.total - streams.passthrough.total) },
+  bastion_over_inspecting_floor_stream_ms: { ttft: round(streams.bastion.ttft - streams.floor.ttft), total: round(streams.bastion.total - streams.floor.total) },
   throughput_rps: rps,
   throughput_rounds: rounds,
-  bastion_to_floor: { same_body: round(rps.bastion.same / rps.passthrough.same, 2), new_message: round(rps.bastion.fresh / rps.passthrough.fresh, 2) },
+  bastion_to_passthrough: { same_body: round(rps.bastion.same / rps.passthrough.same, 2), new_message: round(rps.bastion.fresh / rps.passthrough.fresh, 2) },
+  bastion_to_inspecting_floor: { same_body: round(rps.bastion.same / rps.floor.same, 2), new_message: round(rps.bastion.fresh / rps.floor.fresh, 2) },
   filter_rps: filter,
   filter_ratio: { new_text_to_bare: round(filter.bastion.fresh / filter.bare.fresh, 2), repeated_text_to_bare: round(filter.bastion.same / filter.bare.same, 2) },
   cores_during_filter_new_text: cores,

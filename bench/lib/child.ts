@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { copyFileSync, existsSync, readdirSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { createInterface } from 'node:readline';
 
 export interface BenchServer {
@@ -43,12 +44,33 @@ export async function startServer(args: string[], env: Record<string, string> = 
   // BENCH_SOURCE=tsx in the bench's own environment runs every gateway from the sources (e.g. a checkout of older code).
   const viaTsx = args[0] !== 'gateway' || (env.BENCH_SOURCE ?? process.env.BENCH_SOURCE) === 'tsx';
   const script = args[0] === 'gateway' ? ['bench/lib/gateway.mjs', ...args.slice(1)] : ['bench/lib/servers.ts', ...args];
-  const child: ChildProcess = spawn(process.execPath, [...nodeArgs, ...(viaTsx ? ['--import', 'tsx'] : []), ...script], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...env } });
+  return startProcess([...nodeArgs, ...(viaTsx ? ['--import', 'tsx'] : []), ...script], env, (line) => JSON.parse(line) as Record<string, string>);
+}
+
+/**
+ * Starts the shared inspecting floor (../shared/bench/floor-inspect-proxy.mjs: Fastify parses, a hash looks up a cached
+ * verdict, undici forwards, one credential regex over the answer). It is copied beside this file first, so that its
+ * imports resolve from this repository's node_modules; it announces itself as `LISTENING <port>`.
+ */
+export async function startFloor(upstreamUrl: string): Promise<BenchServer> {
+  const shared = new URL('../../../shared/bench/floor-inspect-proxy.mjs', import.meta.url);
+  if (!existsSync(shared)) throw new Error(`the inspecting floor is not at ${fileURLToPath(shared)} (the shared benchmark folder beside the repository)`);
+  const local = new URL('./floor-inspect-proxy.tmp.mjs', import.meta.url);
+  copyFileSync(shared, local);
+  return startProcess([fileURLToPath(local), '--upstream', upstreamUrl], {}, (line) => {
+    const port = /^LISTENING (\d+)$/.exec(line)?.[1];
+    if (!port) throw new Error(`the inspecting floor said: ${line}`);
+    return { url: `http://127.0.0.1:${port}` };
+  });
+}
+
+async function startProcess(argv: string[], env: Record<string, string>, announce: (line: string) => Record<string, string>): Promise<BenchServer> {
+  const child: ChildProcess = spawn(process.execPath, argv, { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...env } });
   const line = await new Promise<string>((resolve, reject) => {
     createInterface({ input: child.stdout! }).once('line', resolve);
-    child.once('exit', (code) => reject(new Error(`${args[0]} exited with ${code}`)));
+    child.once('exit', (code) => reject(new Error(`${argv.at(-1)} exited with ${code}`)));
   });
-  const info = JSON.parse(line) as Record<string, string>;
+  const info = announce(line);
   const pid = child.pid!;
   // A bench that fails must not leave servers behind (a stopped one would hold its port and memory).
   process.once('exit', () => {

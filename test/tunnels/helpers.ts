@@ -51,11 +51,11 @@ export async function register(p: Platform, name: string): Promise<Record<string
 export type Json = Record<string, unknown>;
 
 /** The whole handshake as the two administrators run it; the reply and number pass through `relay` (the first channel). */
-export async function handshake(a: Platform, b: Platform, relay: { manifest?: (m: Json) => Json; reply?: (r: Json) => Json; beforeComplete?: (manifest: Json) => Promise<void>; acceptNew?: boolean; withoutCode?: boolean } = {}) {
+export async function handshake(a: Platform, b: Platform, relay: { manifest?: (m: Json) => Json; reply?: (r: Json) => Json; beforeComplete?: (manifest: Json) => Promise<void>; acceptNew?: boolean; withoutCode?: boolean; endpoint?: string } = {}) {
   const init = await a.api('POST', '/tunnels/handshake/init', { endpoint: a.gw.adminUrl, ttl_seconds: 3600 });
   if (init.status !== 200) throw new Error(`init: ${init.status} ${init.body}`);
   const manifest = (relay.manifest ?? ((m) => m))(init.json());
-  const accept = await b.api('POST', '/tunnels/handshake/accept', { manifest, endpoint: b.gw.adminUrl, ...(relay.acceptNew ? { accept_new_identity: true } : {}) });
+  const accept = await b.api('POST', '/tunnels/handshake/accept', { manifest, endpoint: relay.endpoint ?? b.gw.adminUrl, ...(relay.acceptNew ? { accept_new_identity: true } : {}) });
   if (accept.status !== 200) return { init, accept };
   const accepted = accept.json<{ reply: Json; safety_number: string; confirmation_code?: string; tunnel: Json }>();
   const reply = (relay.reply ?? ((r) => r))(accepted.reply);
