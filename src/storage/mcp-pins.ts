@@ -9,6 +9,12 @@ export async function listPins(db: Kysely<Database>, tenantId: string, server: s
   return db.selectFrom('mcp_tool_pins').selectAll().where('tenant_id', '=', tenantId).where('server_name', '=', server).orderBy('tool_name').execute();
 }
 
+/** Names of the tools a tenant's other servers have pinned (approved): what a description must not hook into. */
+export async function otherServersToolNames(db: Kysely<Database>, tenantId: string, server: string): Promise<string[]> {
+  const rows = await db.selectFrom('mcp_tool_pins').select('tool_name').distinct().where('tenant_id', '=', tenantId).where('server_name', '!=', server).where('approved_hash', 'is not', null).execute();
+  return rows.map((r) => r.tool_name);
+}
+
 export async function findPin(db: Kysely<Database>, tenantId: string, server: string, tool: string): Promise<Pin | undefined> {
   return db
     .selectFrom('mcp_tool_pins')

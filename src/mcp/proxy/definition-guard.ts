@@ -1,76 +1,51 @@
+import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
+import { judgeToolDefinitions, type ToolDefinitionInput, type ToolDefinitionVerdict } from '../../inspect/tool-definitions/index.js';
 import type { Verdict } from '../../inspect/types.js';
+import { MEMORY_BUDGETS, byteBounded } from '../../memory/budgets.js';
 import { canonicalDefinition, definitionHash } from './tool-pins.js';
 
+export type { ToolDefinitionInput, ToolDefinitionVerdict };
+
 /**
- * Guard point [A] on tool definitions: what a server says about its tools is text addressed to the model, so the
- * name, title, description and every description inside the input schema are inspected as untrusted content. One
- * blocked text withholds the tool. The proxy calls only `judgeDefinitions`, so a dedicated detector can replace the
- * body without touching the relay. Definitions are pinned by hash, so a judgment is cached per hash (and scope).
+ * Guard point [A] on tool definitions: what a server says about its tools is text addressed to the model. The
+ * judgement is the tool-definition judge's (src/inspect/tool-definitions/); this module only caches it. A tool is
+ * judged within its list (a description may name the server's own tools, not other servers'), so a whole list is
+ * cached by the hash of its definitions and of the other servers' tool names, per scope (the tenant). Each tool's
+ * verdict is also kept by its own definition hash, so a tools/call finds the verdict of the pinned definition without
+ * judging again.
  */
 
-export interface ToolDefinitionInput {
-  name: string;
-  title?: string;
-  description?: string;
-  inputSchema?: unknown;
+// Judged lists and per-tool verdicts held in memory, by bytes (verdicts carry findings, never the text).
+const lists = new LRUCache<string, ToolDefinitionVerdict[]>(byteBounded(MEMORY_BUDGETS.mcpDefinitionVerdicts / 2));
+const tools = new LRUCache<string, ToolDefinitionVerdict>(byteBounded(MEMORY_BUDGETS.mcpDefinitionVerdicts / 2));
+
+export interface JudgeOptions {
+  /** Whose cache (the tenant): one tenant's judgement never answers for another's. */
+  scope?: string;
+  /** Tool names of the tenant's other servers: a description that hooks into one of them is shadowing. */
+  otherToolNames?: readonly string[];
 }
-
-export interface ToolDefinitionVerdict {
-  name: string;
-  action: 'allow' | 'block';
-  findings: { field: string; category: string; detail: string }[];
-}
-
-/** Most schema descriptions read per tool, and the deepest nesting walked: a definition is bounded before it is pinned. */
-const MAX_TEXTS = 256;
-const MAX_DEPTH = 12;
-
-const cache = new LRUCache<string, ToolDefinitionVerdict>({ max: 10_000 });
 
 export async function judgeDefinitions(
-  tools: readonly ToolDefinitionInput[],
+  definitions: readonly ToolDefinitionInput[],
   inspectText: (text: string) => Promise<Verdict>,
-  options: { scope?: string } = {},
+  options: JudgeOptions = {},
 ): Promise<ToolDefinitionVerdict[]> {
-  return Promise.all(
-    tools.map(async (tool) => {
-      const key = `${options.scope ?? ''}\0${definitionHash(canonicalDefinition(tool))}`;
-      const cached = cache.get(key);
-      if (cached) return { ...cached, name: tool.name };
-      const verdict = await judgeOne(tool, inspectText);
-      cache.set(key, verdict);
-      return verdict;
-    }),
-  );
-}
-
-async function judgeOne(tool: ToolDefinitionInput, inspectText: (text: string) => Promise<Verdict>): Promise<ToolDefinitionVerdict> {
-  const texts: { field: string; text: string }[] = [{ field: 'name', text: tool.name }];
-  if (tool.title) texts.push({ field: 'title', text: tool.title });
-  if (tool.description) texts.push({ field: 'description', text: tool.description });
-  schemaDescriptions(tool.inputSchema, 'inputSchema', 0, texts);
+  const scope = options.scope ?? '';
+  const hashes = definitions.map((d) => definitionHash(canonicalDefinition(d)));
+  const others = [...new Set(options.otherToolNames ?? [])].sort();
+  const listKey = `${scope}\0${createHash('sha256').update(hashes.join(',')).update('\0').update(others.join('\0')).digest('hex')}`;
+  const hit = lists.get(listKey);
+  if (hit) return hit;
   // An exception (pool overloaded, deadline) propagates: a definition that could not be judged is never allowed.
-  const verdicts = await Promise.all(texts.map((t) => inspectText(t.text)));
-  const findings = texts.flatMap((t, i) => {
-    const v = verdicts[i];
-    if (v.action !== 'block') return [];
-    const flag = v.flags.find((f) => f.category) ?? v.flags[0];
-    return [{ field: t.field, category: flag?.category ?? 'injection', detail: flag ? `${flag.layer}: ${flag.type}` : 'blocked' }];
-  });
-  return { name: tool.name, action: findings.length > 0 ? 'block' : 'allow', findings };
+  const verdicts = await judgeToolDefinitions(definitions, inspectText, { otherToolNames: others });
+  lists.set(listKey, verdicts);
+  verdicts.forEach((v, i) => tools.set(`${scope}\0${hashes[i]}`, v));
+  return verdicts;
 }
 
-/** Every `description` (and `title`) string inside a JSON Schema, with its path. */
-function schemaDescriptions(node: unknown, path: string, depth: number, out: { field: string; text: string }[]): void {
-  if (depth > MAX_DEPTH || out.length >= MAX_TEXTS || node === null || typeof node !== 'object') return;
-  if (Array.isArray(node)) {
-    node.forEach((item, i) => schemaDescriptions(item, `${path}[${i}]`, depth + 1, out));
-    return;
-  }
-  for (const [key, value] of Object.entries(node as Record<string, unknown>)) {
-    if (out.length >= MAX_TEXTS) return;
-    if ((key === 'description' || key === 'title') && typeof value === 'string' && value.length > 0) out.push({ field: `${path}.${key}`, text: value });
-    else schemaDescriptions(value, `${path}.${key}`, depth + 1, out);
-  }
+/** The verdict last given to this exact definition (by hash) in a judged list of the scope, if still in memory. */
+export function cachedDefinitionVerdict(scope: string, hash: string): ToolDefinitionVerdict | undefined {
+  return tools.get(`${scope}\0${hash}`);
 }

@@ -1,8 +1,8 @@
 import { summarise } from '../../proxy/chat/verdict-summary.js';
-import { findPin } from '../../storage/mcp-pins.js';
+import { findPin, listPins, otherServersToolNames } from '../../storage/mcp-pins.js';
 import { allowedToolsOf } from '../../storage/mcp-servers.js';
 import type { RelayContext } from './context.js';
-import { judgeDefinitions } from './definition-guard.js';
+import { cachedDefinitionVerdict, judgeDefinitions, type ToolDefinitionVerdict } from './definition-guard.js';
 import { inspectDefinitionText } from './guard-server.js';
 import { CODES, verdictError, type Message } from './jsonrpc.js';
 
@@ -33,8 +33,7 @@ export async function guardAgentMessage(ctx: RelayContext, message: Message): Pr
   if (pin.pending_hash !== null) return refuse('tool_pending_approval', 'the tool definition changed and waits for approval by a tenant admin.', { pending_hash: pin.pending_hash });
 
   try {
-    const definition = JSON.parse(pin.approved_definition!) as { name: string };
-    const [judged] = await judgeDefinitions([definition], (text) => inspectDefinitionText(ctx, text), { scope: ctx.tenantId });
+    const judged = await approvedDefinitionVerdict(ctx, tool, pin.approved_hash);
     if (judged.action === 'block') return refuse('tool_definition_blocked', 'the tool definition carries instructions to the model.', { findings: judged.findings });
 
     const args = params.arguments ?? {};
@@ -56,6 +55,25 @@ export async function guardAgentMessage(ctx: RelayContext, message: Message): Pr
   }
   ctx.count('tools/call', 'allowed', { tool });
   return { forward: message };
+}
+
+/**
+ * The definition judge's verdict on the approved definition of `tool`. Usually in memory from the tools/list that
+ * showed it; otherwise (another replica, a restart) the server's approved definitions are judged again as one list,
+ * as the agent saw them, so a description naming a sibling tool reads the same as in the list.
+ */
+async function approvedDefinitionVerdict(ctx: RelayContext, tool: string, hash: string): Promise<ToolDefinitionVerdict> {
+  const cached = cachedDefinitionVerdict(ctx.tenantId, hash);
+  if (cached) return cached;
+  const { db } = ctx.request.server.services.storage;
+  const pins = (await listPins(db, ctx.tenantId, ctx.server.name)).filter((p) => p.approved_definition !== null);
+  const definitions = pins.map((p) => JSON.parse(p.approved_definition!) as { name: string });
+  const otherToolNames = await otherServersToolNames(db, ctx.tenantId, ctx.server.name);
+  const verdicts = await judgeDefinitions(definitions, (text) => inspectDefinitionText(ctx, text), { scope: ctx.tenantId, otherToolNames });
+  const verdict = verdicts.find((v) => v.name === tool);
+  // The pin changed between the two reads: judge nothing as allowed by default.
+  if (!verdict) throw Object.assign(new Error('pinned definition moved'), { code: 'MCP_PIN_CHANGED' });
+  return verdict;
 }
 
 /** The arguments object out of the redacted `{name, arguments: "<JSON>"}` text, undefined when it no longer parses. */

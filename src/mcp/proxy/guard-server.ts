@@ -3,7 +3,7 @@ import { redact } from '../../inspect/redact.js';
 import type { Verdict } from '../../inspect/types.js';
 import { tenantPolicies } from '../../policy/tenant-policies.js';
 import { summarise } from '../../proxy/chat/verdict-summary.js';
-import { listPins, writePins } from '../../storage/mcp-pins.js';
+import { listPins, otherServersToolNames, writePins } from '../../storage/mcp-pins.js';
 import { allowedToolsOf } from '../../storage/mcp-servers.js';
 import type { RelayContext } from './context.js';
 import { judgeDefinitions } from './definition-guard.js';
@@ -130,7 +130,8 @@ async function guardToolsList(ctx: RelayContext, message: Message): Promise<Mess
   const candidates: ToolDefinition[] = entries.filter((e) => !rec.withheld.has(e.def.name)).map((e) => e.def);
   const withheld: { name: string; reason: string; findings?: unknown }[] = [...rec.withheld].map(([name, reason]) => ({ name, reason }));
   try {
-    const verdicts = await judgeDefinitions(candidates, (text) => inspectDefinitionText(ctx, text), { scope: ctx.tenantId });
+    const otherToolNames = await otherServersToolNames(storage.db, ctx.tenantId, ctx.server.name);
+    const verdicts = await judgeDefinitions(candidates, (text) => inspectDefinitionText(ctx, text), { scope: ctx.tenantId, otherToolNames });
     for (const v of verdicts) if (v.action === 'block') withheld.push({ name: v.name, reason: 'definition_blocked', findings: v.findings });
   } catch (err) {
     ctx.count('tools/list', 'withheld', { reason: 'inspection_failed' });
