@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Static } from 'typebox';
 import { BastionError, RequestValidationError } from '../../errors.js';
+import { mcpRegistry } from '../../mcp/proxy/registry-cache.js';
 import { checkUpstreamUrl } from '../../mcp/proxy/upstream-url.js';
 import { diffDefinitions } from '../../mcp/proxy/tool-pins.js';
 import { approvePending, listPins, type PinRow } from '../../storage/mcp-pins.js';
@@ -75,6 +76,7 @@ export async function mcpServerRoutes(app: FastifyInstance): Promise<void> {
         allowedTools: request.body.allowed_tools ?? null,
         newTools: request.body.new_tools ?? 'auto',
       });
+      await mcpRegistry(app.services).changed(tenantId);
       return reply.code(created ? 201 : 200).send(wireServer(row));
     },
   );
@@ -83,7 +85,9 @@ export async function mcpServerRoutes(app: FastifyInstance): Promise<void> {
     '/:name',
     { config, schema: { summary: 'Remove an upstream MCP server and its pinned tools', querystring: TenantQuery, params: ServerParams, response: { 204: { description: 'Removed', type: 'null' }, 403: Forbidden, 404: NotFound } } },
     async (request, reply) => {
-      if (!(await deleteMcpServer(storage.db, scopedTenant(request, request.query.tenant_id), request.params.name))) throw new BastionError('MCP_SERVER_NOT_FOUND');
+      const tenantId = scopedTenant(request, request.query.tenant_id);
+      if (!(await deleteMcpServer(storage.db, tenantId, request.params.name))) throw new BastionError('MCP_SERVER_NOT_FOUND');
+      await mcpRegistry(app.services).changed(tenantId);
       return reply.code(204).send();
     },
   );
@@ -105,6 +109,7 @@ export async function mcpServerRoutes(app: FastifyInstance): Promise<void> {
       const tenantId = scopedTenant(request, request.query.tenant_id);
       await existing(tenantId, request.params.name);
       if (!(await approvePending(storage.db, tenantId, request.params.name, request.params.tool, request.body.hash))) throw new BastionError('MCP_TOOL_NOT_PENDING');
+      await mcpRegistry(app.services).changed(tenantId);
       request.log.info({ event: 'mcp_tool_approved', server: request.params.name, tool: request.params.tool, hash: request.body.hash }, 'MCP tool version approved');
       const pin = (await listPins(storage.db, tenantId, request.params.name)).find((p) => p.tool_name === request.params.tool)!;
       return wirePin(pin);

@@ -1,9 +1,9 @@
 import { summarise } from '../../proxy/chat/verdict-summary.js';
-import { findPin, listPins, otherServersToolNames } from '../../storage/mcp-pins.js';
 import { allowedToolsOf } from '../../storage/mcp-servers.js';
 import type { RelayContext } from './context.js';
 import { cachedDefinitionVerdict, judgeDefinitions, type ToolDefinitionVerdict } from './definition-guard.js';
 import { inspectDefinitionText } from './guard-server.js';
+import { mcpRegistry } from './registry-cache.js';
 import { CODES, verdictError, type Message } from './jsonrpc.js';
 
 /** How Bastion refused a tool: the agent sees the reason in error.data.bastion.reason. */
@@ -28,7 +28,7 @@ export async function guardAgentMessage(ctx: RelayContext, message: Message): Pr
 
   const allowed = allowedToolsOf(ctx.server);
   if (allowed && !allowed.has(tool)) return refuse('tool_not_allowed', 'the tool is not allowed on this server.');
-  const pin = await findPin(ctx.request.server.services.storage.db, ctx.tenantId, ctx.server.name, tool);
+  const pin = (await mcpRegistry(ctx.request.server.services).pins(ctx.tenantId, ctx.server.name)).get(tool);
   if (!pin || pin.approved_hash === null) return refuse(pin ? 'tool_pending_approval' : 'tool_not_reviewed', pin ? 'the tool waits for approval by a tenant admin.' : 'the tool was never listed through Bastion (list the tools first).');
   if (pin.pending_hash !== null) return refuse('tool_pending_approval', 'the tool definition changed and waits for approval by a tenant admin.', { pending_hash: pin.pending_hash });
 
@@ -65,10 +65,10 @@ export async function guardAgentMessage(ctx: RelayContext, message: Message): Pr
 async function approvedDefinitionVerdict(ctx: RelayContext, tool: string, hash: string): Promise<ToolDefinitionVerdict> {
   const cached = cachedDefinitionVerdict(ctx.tenantId, hash);
   if (cached) return cached;
-  const { db } = ctx.request.server.services.storage;
-  const pins = (await listPins(db, ctx.tenantId, ctx.server.name)).filter((p) => p.approved_definition !== null);
+  const registry = mcpRegistry(ctx.request.server.services);
+  const pins = [...(await registry.pins(ctx.tenantId, ctx.server.name)).values()].filter((p) => p.approved_definition !== null);
   const definitions = pins.map((p) => JSON.parse(p.approved_definition!) as { name: string });
-  const otherToolNames = await otherServersToolNames(db, ctx.tenantId, ctx.server.name);
+  const otherToolNames = await registry.otherToolNames(ctx.tenantId, ctx.server.name);
   const verdicts = await judgeDefinitions(definitions, (text) => inspectDefinitionText(ctx, text), { scope: ctx.tenantId, otherToolNames });
   const verdict = verdicts.find((v) => v.name === tool);
   // The pin changed between the two reads: judge nothing as allowed by default.

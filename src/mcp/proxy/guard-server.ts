@@ -3,10 +3,11 @@ import { redact } from '../../inspect/redact.js';
 import type { Verdict } from '../../inspect/types.js';
 import { tenantPolicies } from '../../policy/tenant-policies.js';
 import { summarise } from '../../proxy/chat/verdict-summary.js';
-import { listPins, otherServersToolNames, writePins } from '../../storage/mcp-pins.js';
+import { writePins } from '../../storage/mcp-pins.js';
 import { allowedToolsOf } from '../../storage/mcp-servers.js';
 import type { RelayContext } from './context.js';
 import { judgeDefinitions } from './definition-guard.js';
+import { mcpRegistry } from './registry-cache.js';
 import { CODES, errorResponse, isRequest, isResponse, verdictError, type Message } from './jsonrpc.js';
 import { resultSlots, serverRequestSlots, type Slots } from './text-slots.js';
 import { definitionOf, reconcile, type ToolDefinition } from './tool-pins.js';
@@ -124,13 +125,17 @@ async function guardToolsList(ctx: RelayContext, message: Message): Promise<Mess
     return def ? [{ tool: tool as Obj, def }] : [];
   });
   const { storage } = ctx.request.server.services;
-  const pins = await listPins(storage.db, ctx.tenantId, ctx.server.name);
+  const registry = mcpRegistry(ctx.request.server.services);
+  const pins = [...(await registry.pins(ctx.tenantId, ctx.server.name)).values()];
   const rec = reconcile(entries.map((e) => e.def), pins, { allowed: allowedToolsOf(ctx.server), newTools: ctx.server.new_tools });
-  await writePins(storage.db, ctx.tenantId, ctx.server.name, rec.writes);
+  if (rec.writes.length > 0) {
+    await writePins(storage.db, ctx.tenantId, ctx.server.name, rec.writes);
+    await registry.changed(ctx.tenantId);
+  }
   const candidates: ToolDefinition[] = entries.filter((e) => !rec.withheld.has(e.def.name)).map((e) => e.def);
   const withheld: { name: string; reason: string; findings?: unknown }[] = [...rec.withheld].map(([name, reason]) => ({ name, reason }));
   try {
-    const otherToolNames = await otherServersToolNames(storage.db, ctx.tenantId, ctx.server.name);
+    const otherToolNames = await registry.otherToolNames(ctx.tenantId, ctx.server.name);
     const verdicts = await judgeDefinitions(candidates, (text) => inspectDefinitionText(ctx, text), { scope: ctx.tenantId, otherToolNames });
     for (const v of verdicts) if (v.action === 'block') withheld.push({ name: v.name, reason: 'definition_blocked', findings: v.findings });
   } catch (err) {

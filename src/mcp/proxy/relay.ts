@@ -32,7 +32,9 @@ export async function relayAnswer(ctx: RelayContext, upstream: Dispatcher.Respon
 async function relaySse(ctx: RelayContext, body: AsyncIterable<Buffer>, target: RelayTarget): Promise<void> {
   const { res } = target;
   res.writeHead(200, { ...target.headers, 'content-type': 'text/event-stream', 'cache-control': 'no-cache, no-transform', 'x-accel-buffering': 'no' });
-  res.flushHeaders();
+  // A stream answering requests sends its headers with the first event (one write instead of two); a standalone
+  // stream, which may stay silent for long, opens at once.
+  if (ctx.open.size === 0) res.flushHeaders();
   let failure: string | undefined;
   try {
     for await (const event of sseEvents(body, target.limit)) {

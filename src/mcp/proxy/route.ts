@@ -4,12 +4,13 @@ import { BastionError, RequestValidationError } from '../../errors.js';
 import { consumeMonthlyQuota } from '../../http/hooks/rate-limit.js';
 import { rateLimitHeaders } from '../../limits/headers.js';
 import { gatewaySecret } from '../../storage/gateway-secrets.js';
-import { findMcpServer, openCredential, type McpServerRow } from '../../storage/mcp-servers.js';
+import type { McpServerRow } from '../../storage/mcp-servers.js';
 import { relayContext, type RelayContext } from './context.js';
+import { mcpRegistry, type CachedServer } from './registry-cache.js';
 import { guardAgentMessage } from './guard-agent.js';
 import { CODES, errorResponse, isRequest, messagesOf, type Message } from './jsonrpc.js';
 import { failOpen, relayAnswer, type RelayTarget } from './relay.js';
-import { bindSession, unbindSession } from './session-binding.js';
+import { SessionBinder } from './session-binding.js';
 import { McpUpstream, type UpstreamCall } from './upstream.js';
 import { postDescription, Params } from './route-schema.js';
 
@@ -27,17 +28,19 @@ export async function mcpProxyRoutes(app: FastifyInstance): Promise<void> {
   const { config, storage } = app.services;
   const upstream = new McpUpstream(config);
   app.addHook('onClose', () => upstream.close());
-  let sessionKey: Promise<Buffer> | undefined;
-  const keyOf = () => (sessionKey ??= config.masterKey ? gatewaySecret(storage.db, config.masterKey, 'mcp-session-binding') : Promise.resolve(randomBytes(32)));
+  let binding: Promise<SessionBinder> | undefined;
+  const bindingOf = () =>
+    (binding ??= (config.masterKey ? gatewaySecret(storage.db, config.masterKey, 'mcp-session-binding') : Promise.resolve(randomBytes(32))).then((key) => new SessionBinder(key)));
 
-  const serverOf = async (request: FastifyRequest<{ Params: { name: string } }>): Promise<McpServerRow> => {
-    const server = await findMcpServer(storage.db, request.principal!.tenantId, request.params.name);
+  const registry = mcpRegistry(app.services);
+  const serverOf = async (request: FastifyRequest<{ Params: { name: string } }>): Promise<CachedServer> => {
+    const server = await registry.server(request.principal!.tenantId, request.params.name);
     if (!server) throw new BastionError('MCP_SERVER_NOT_FOUND');
     return server;
   };
 
   /** Headers sent upstream: the MCP ones the agent sent, the unbound session id and the server's credential. */
-  const upstreamHeaders = async (request: FastifyRequest, server: McpServerRow, accept: string): Promise<Record<string, string>> => {
+  const upstreamHeaders = async (request: FastifyRequest, { row: server, credential }: CachedServer, accept: string): Promise<Record<string, string>> => {
     const headers: Record<string, string> = { accept };
     const version = request.headers['mcp-protocol-version'];
     if (typeof version === 'string' && /^[\w.-]{1,32}$/.test(version)) headers['mcp-protocol-version'] = version;
@@ -45,16 +48,11 @@ export async function mcpProxyRoutes(app: FastifyInstance): Promise<void> {
     if (typeof lastEvent === 'string' && lastEvent.length <= 256 && !/[\r\n]/.test(lastEvent)) headers['last-event-id'] = lastEvent;
     const presented = request.headers[SESSION];
     if (typeof presented === 'string') {
-      const id = unbindSession(await keyOf(), server.tenant_id, server.name, presented);
+      const id = (await bindingOf()).unbind(server.tenant_id, server.name, presented);
       if (id === undefined) throw new BastionError('MCP_SESSION_NOT_FOUND');
       headers[SESSION] = id;
     }
-    let credential: string | undefined;
-    try {
-      credential = openCredential(config.masterKey, server);
-    } catch (cause) {
-      throw new BastionError('MCP_CREDENTIAL_NEEDS_MASTER_KEY', { cause });
-    }
+    if (credential instanceof Error) throw new BastionError('MCP_CREDENTIAL_NEEDS_MASTER_KEY', { cause: credential });
     if (credential !== undefined) headers[server.credential_header ?? 'authorization'] = credential;
     return headers;
   };
@@ -63,7 +61,7 @@ export async function mcpProxyRoutes(app: FastifyInstance): Promise<void> {
   const answerHeaders = async (request: FastifyRequest, server: McpServerRow, upstreamSession: unknown): Promise<Record<string, string>> => {
     const headers: Record<string, string> = { 'x-request-id': request.id, ...(request.rateState ? rateLimitHeaders(request.rateState) : {}) };
     if (typeof upstreamSession === 'string') {
-      const bound = bindSession(await keyOf(), server.tenant_id, server.name, upstreamSession);
+      const bound = (await bindingOf()).bind(server.tenant_id, server.name, upstreamSession);
       if (bound) headers[SESSION] = bound;
     }
     return headers;
@@ -85,7 +83,9 @@ export async function mcpProxyRoutes(app: FastifyInstance): Promise<void> {
 
   const forward = async (request: FastifyRequest, reply: FastifyReply, ctx: RelayContext, upstreamCall: Omit<UpstreamCall, 'signal'>, targetOf: (answer: Awaited<ReturnType<McpUpstream['send']>>) => Promise<RelayTarget>) => {
     const abort = new AbortController();
-    reply.raw.on('close', () => abort.abort());
+    // Only an agent that leaves before its answer is complete cancels the upstream call (abort() builds an error with
+    // a stack: not worth it on every finished answer).
+    reply.raw.on('close', () => reply.raw.writableFinished || abort.abort());
     const started = performance.now();
     const answer = await upstream.send({ ...upstreamCall, signal: abort.signal }).catch((err: unknown) => err as BastionError);
     request.upstreamMs = performance.now() - started;
@@ -126,7 +126,7 @@ export async function mcpProxyRoutes(app: FastifyInstance): Promise<void> {
       const accept = request.headers.accept ?? '';
       if (!accept.includes('application/json') || !accept.includes('text/event-stream')) throw new BastionError('MCP_NOT_ACCEPTABLE');
       const server = await serverOf(request);
-      const ctx = relayContext(request, server);
+      const ctx = relayContext(request, server.row);
       const headers = await upstreamHeaders(request, server, 'application/json, text/event-stream');
       if (headers[SESSION] === undefined && !messages.some((m) => m.method === 'initialize')) throw new BastionError('MCP_SESSION_REQUIRED');
 
@@ -151,7 +151,7 @@ export async function mcpProxyRoutes(app: FastifyInstance): Promise<void> {
         ctx.open.set(m.id, { method: m.method, ...(m.method === 'tools/call' && typeof params.name === 'string' ? { tool: params.name } : {}) });
       }
       const body = JSON.stringify(Array.isArray(request.body) ? forwarded : forwarded[0]);
-      await call(request, reply, ctx, server, { url: server.url, method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body });
+      await call(request, reply, ctx, server.row, { url: server.row.url, method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body });
     },
   );
 
@@ -161,10 +161,10 @@ export async function mcpProxyRoutes(app: FastifyInstance): Promise<void> {
     async (request, reply) => {
       if (!(request.headers.accept ?? '').includes('text/event-stream')) throw new BastionError('MCP_NOT_ACCEPTABLE');
       const server = await serverOf(request);
-      const ctx = relayContext(request, server);
+      const ctx = relayContext(request, server.row);
       const headers = await upstreamHeaders(request, server, 'text/event-stream');
       if (headers[SESSION] === undefined) throw new BastionError('MCP_SESSION_REQUIRED');
-      await call(request, reply, ctx, server, { url: server.url, method: 'GET', headers, bodyTimeoutMs: 0 });
+      await call(request, reply, ctx, server.row, { url: server.row.url, method: 'GET', headers, bodyTimeoutMs: 0 });
     },
   );
 
@@ -173,10 +173,10 @@ export async function mcpProxyRoutes(app: FastifyInstance): Promise<void> {
     { config: { security: 'apiKey', rateLimited: true }, schema: { summary: 'MCP proxy: end the session upstream', params: Params, response: { 200: { description: 'Session ended', type: 'null' }, 204: { description: 'Session ended', type: 'null' } } } },
     async (request, reply) => {
       const server = await serverOf(request);
-      const ctx = relayContext(request, server);
+      const ctx = relayContext(request, server.row);
       const headers = await upstreamHeaders(request, server, 'application/json, text/event-stream');
       if (headers[SESSION] === undefined) throw new BastionError('MCP_SESSION_REQUIRED');
-      await call(request, reply, ctx, server, { url: server.url, method: 'DELETE', headers });
+      await call(request, reply, ctx, server.row, { url: server.row.url, method: 'DELETE', headers });
     },
   );
 }

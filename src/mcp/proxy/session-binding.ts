@@ -1,4 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
+import { MEMORY_BUDGETS, byteBounded } from '../../memory/budgets.js';
 
 /**
  * The Mcp-Session-Id an agent sees is the upstream's id bound to the tenant and server that opened it:
@@ -28,4 +30,33 @@ export function unbindSession(key: Buffer, tenantId: string, server: string, pre
 
 function tag(key: Buffer, tenantId: string, server: string, upstreamId: string): Buffer {
   return createHmac('sha256', key).update(`${tenantId}\0${server}\0${upstreamId}`).digest().subarray(0, TAG_BYTES);
+}
+
+/**
+ * bind/unbind with the key held and the answers remembered: an agent presents the same session id on every message,
+ * and the HMAC over it is most of what a message costs here. Only verified ids are remembered, so a forged id is
+ * checked (and refused) every time.
+ */
+export class SessionBinder {
+  private readonly known = new LRUCache<string, string>(byteBounded(MEMORY_BUDGETS.mcpSessions, (v, k) => 2 * (k.length + v.length)));
+
+  constructor(private readonly key: Buffer) {}
+
+  bind(tenantId: string, server: string, upstreamId: string): string | undefined {
+    const cacheKey = `b\0${tenantId}\0${server}\0${upstreamId}`;
+    const hit = this.known.get(cacheKey);
+    if (hit !== undefined) return hit;
+    const bound = bindSession(this.key, tenantId, server, upstreamId);
+    if (bound !== undefined) this.known.set(cacheKey, bound);
+    return bound;
+  }
+
+  unbind(tenantId: string, server: string, presented: string): string | undefined {
+    const cacheKey = `u\0${tenantId}\0${server}\0${presented}`;
+    const hit = this.known.get(cacheKey);
+    if (hit !== undefined) return hit;
+    const id = unbindSession(this.key, tenantId, server, presented);
+    if (id !== undefined) this.known.set(cacheKey, id);
+    return id;
+  }
 }
