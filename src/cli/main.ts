@@ -5,6 +5,7 @@ import { StartupError } from '../runtime.js';
 import { configTable } from './config-table.js';
 import { keysCommand } from './keys.js';
 import { mcpCommand } from './mcp.js';
+import { mcpWrapCommand } from './mcp-wrap.js';
 import { migrateCommand } from './migrate.js';
 import { quickstartCommand, serveCommand } from './serve.js';
 import { tenantsCommand } from './tenants.js';
@@ -32,6 +33,9 @@ const USAGE = `Usage: bastion <command>
                                                pinned tools; --pending: changes waiting, with their diff
   mcp approve --tenant ID --server NAME --tool TOOL --hash HASH
                                                approve the pending tool version with that hash
+  mcp wrap --server NAME [--gateway URL] -- COMMAND [ARGS…]
+                                               run a stdio MCP server, judged by the gateway
+                                               (BASTION_GATEWAY_URL, BASTION_API_KEY)
   config-table                                 print the configuration table (Markdown)`;
 
 /** Returns the process exit code. Errors are printed as one clear line, never with request content. */
@@ -54,6 +58,8 @@ export async function main(argv: string[]): Promise<number> {
       case 'agents':
         return await agentsCommand(loadConfig(), rest);
       case 'mcp':
+        // The wrapper is a client of a gateway: it reads none of the gateway's own settings.
+        if (rest[0] === 'wrap') return await mcpWrapCommand(rest.slice(1));
         return await mcpCommand(loadConfig(), rest);
       case 'config-table':
         process.stdout.write(configTable());

@@ -20,6 +20,7 @@ import { registerTracing } from '../telemetry/tracing.js';
 import { extRoutes } from './ext/routes.js';
 import { mcpRoutes } from '../mcp/route.js';
 import { mcpProxyRoutes } from '../mcp/proxy/route.js';
+import { mcpWrapRoutes } from '../mcp/proxy/wrap-route.js';
 
 /**
  * The data plane listener (BASTION_PORT): /filter, /v1/*, /health.
@@ -57,5 +58,6 @@ export async function buildProxyServer(services: Services): Promise<FastifyInsta
   await app.register(extRoutes);
   await app.register(mcpRoutes);
   await app.register(mcpProxyRoutes);
+  await app.register(mcpWrapRoutes);
   return app;
 }

@@ -11,6 +11,7 @@ import { guardAgentMessage } from './guard-agent.js';
 import { CODES, errorResponse, isRequest, messagesOf, type Message } from './jsonrpc.js';
 import { failOpen, relayAnswer, type RelayTarget } from './relay.js';
 import { SessionBinder } from './session-binding.js';
+import { isStdioServer } from './wrap-route.js';
 import { McpUpstream, type UpstreamCall } from './upstream.js';
 import { postDescription, Params } from './route-schema.js';
 
@@ -36,6 +37,7 @@ export async function mcpProxyRoutes(app: FastifyInstance): Promise<void> {
   const serverOf = async (request: FastifyRequest<{ Params: { name: string } }>): Promise<CachedServer> => {
     const server = await registry.server(request.principal!.tenantId, request.params.name);
     if (!server) throw new BastionError('MCP_SERVER_NOT_FOUND');
+    if (isStdioServer(server.row)) throw new BastionError('MCP_WRONG_TRANSPORT');
     return server;
   };
 

@@ -5,6 +5,7 @@ import { isMetadataUrl } from '../../inspect/effects/metadata.js';
  * Where a tenant may point an upstream MCP server. The gateway sends the server's credential and its own traffic
  * there, so a tenant must not reach what only the gateway can: link-local addresses and cloud metadata endpoints are
  * always refused; loopback and private addresses only when the operator allows them (BASTION_MCP_PRIVATE_UPSTREAMS).
+ * A `stdio://` URL registers a server run by `bastion mcp wrap` (judged through the gateway, never connected to).
  * The check reads the URL as written (a name that resolves to a private address is not caught here).
  */
 const linkLocal = new BlockList();
@@ -27,6 +28,8 @@ export function checkUpstreamUrl(raw: string, allowPrivate: boolean): UrlRefusal
   } catch {
     return 'scheme';
   }
+  // stdio://…: a local server the agent's machine runs under `bastion mcp wrap`; the gateway never connects to it.
+  if (url.protocol === 'stdio:') return url.username || url.password ? 'credentials_in_url' : undefined;
   if (url.protocol !== 'https:' && url.protocol !== 'http:') return 'scheme';
   if (url.username || url.password) return 'credentials_in_url';
   const host = url.hostname.replace(/^\[|\]$/g, '').toLowerCase();
