@@ -6,7 +6,7 @@ import { isMetadataUrl } from '../../inspect/effects/metadata.js';
  * there, so a tenant must not reach what only the gateway can: link-local addresses and cloud metadata endpoints are
  * always refused; loopback and private addresses only when the operator allows them (BASTION_MCP_PRIVATE_UPSTREAMS).
  * A `stdio://` URL registers a server run by `bastion mcp wrap` (judged through the gateway, never connected to).
- * The check reads the URL as written (a name that resolves to a private address is not caught here).
+ * The check reads the URL as written; the addresses a name resolves to are checked when connecting (upstream-lookup.ts).
  */
 const linkLocal = new BlockList();
 linkLocal.addSubnet('169.254.0.0', 16, 'ipv4');
@@ -18,6 +18,9 @@ for (const [net, bits] of [['10.0.0.0', 8], ['172.16.0.0', 12], ['192.168.0.0', 
 privateNets.addSubnet('fc00::', 7, 'ipv6');
 privateNets.addAddress('::1', 'ipv6');
 privateNets.addAddress('::', 'ipv6');
+
+/** Loopback and private ranges: reachable only when the operator allows private upstreams. */
+export const isPrivateAddress = (ip: string, type: 'ipv4' | 'ipv6'): boolean => privateNets.check(ip, type);
 
 export type UrlRefusal = 'scheme' | 'credentials_in_url' | 'link_local' | 'private';
 

@@ -2,6 +2,7 @@ import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { Agent, type Dispatcher } from 'undici';
 import type { Config } from '../../config/schema.js';
 import { upstreamError } from '../../proxy/upstream/client.js';
+import { guardedLookup, type Resolve } from './upstream-lookup.js';
 
 /** The upstream said something that is not Streamable HTTP JSON-RPC, or too much of it at once. */
 export class UpstreamProtocolError extends Error {}
@@ -17,14 +18,18 @@ export interface UpstreamCall {
 }
 
 /**
- * One undici Agent for every upstream MCP server (keep-alive pool per origin). Connection failures become 502,
+ * One undici Agent for every upstream MCP server (keep-alive pool per origin), connecting only to addresses a tenant
+ * may reach. Connection failures become 502,
  * timeouts 504, as for the model upstream.
  */
 export class McpUpstream {
   private readonly agent: Agent;
 
-  constructor(private readonly config: Config) {
-    this.agent = new Agent({ connect: { timeout: config.upstreamConnectTimeoutMs }, keepAliveTimeout: 30_000, connections: 256 });
+  constructor(private readonly config: Config, resolve?: Resolve) {
+    // Host names are resolved and their addresses checked on every new connection (an IP literal was checked when the
+    // server was registered).
+    const lookup = guardedLookup(config.mcpPrivateUpstreams, resolve);
+    this.agent = new Agent({ connect: { timeout: config.upstreamConnectTimeoutMs, lookup: lookup as never }, keepAliveTimeout: 30_000, connections: 256 });
   }
 
   async send(call: UpstreamCall): Promise<Dispatcher.ResponseData> {
