@@ -58,7 +58,10 @@ function jsonSlot(holder: Obj, key: string, kind: Kind, role: Role, out: TextSlo
 
 const many = (value: unknown): unknown[] => (Array.isArray(value) ? value.slice(0, 1024) : value === undefined ? [] : [value]);
 
-/** Server → agent answers judged like role=tool content: tool results, resource contents, prompt messages, instructions. */
+/**
+ * Server → agent answers judged like role=tool content: tool results, resource contents, prompt messages, instructions,
+ * and the names and descriptions of listed resources, resource templates and prompts (with their arguments).
+ */
 export function resultSlots(method: string, result: Obj): Slots {
   const acc: Slots = { slots: [], uninspected: 0 };
   const tool = ['tool_result', 'tool'] as const;
@@ -72,9 +75,22 @@ export function resultSlots(method: string, result: Obj): Slots {
     for (const m of many(result.messages)) if (isObj(m)) for (const block of many(m.content)) contentSlots(block, ...tool, acc);
   } else if (method === 'initialize') {
     stringSlot(result, 'instructions', ...tool, acc.slots);
+  } else if (method in LISTS) {
+    // What a server says about its resources and prompts reaches the model like its tool descriptions do.
+    const items = result[LISTS[method]];
+    if (Array.isArray(items) && items.length > MAX_LISTED) acc.uninspected += items.length - MAX_LISTED;
+    for (const item of many(items)) {
+      if (!isObj(item)) continue;
+      for (const field of DESCRIBING) stringSlot(item, field, ...tool, acc.slots);
+      for (const arg of many(item.arguments)) if (isObj(arg)) for (const field of DESCRIBING) stringSlot(arg, field, ...tool, acc.slots);
+    }
   }
   return acc;
 }
+
+const LISTS: Record<string, string> = { 'resources/list': 'resources', 'resources/templates/list': 'resourceTemplates', 'prompts/list': 'prompts' };
+const DESCRIBING = ['name', 'title', 'description'] as const;
+const MAX_LISTED = 1024;
 
 /** Server-initiated requests that put text before the agent's model or user: judged as untrusted prompts. */
 export function serverRequestSlots(method: string, params: Obj): Slots {

@@ -2,8 +2,8 @@ import { createHash } from 'node:crypto';
 import canonicalize from 'canonicalize';
 
 /**
- * Pinning of tool definitions (pure). A definition is what the model reads of a tool: name, title, description and
- * input schema. Its hash is SHA-256 over the RFC 8785 canonical JSON, so key order and whitespace never count as a
+ * Pinning of tool definitions (pure). A definition is what the model and the client read of a tool: name, title,
+ * description, input and output schemas, annotations. Its hash is SHA-256 over the RFC 8785 canonical JSON, so key order and whitespace never count as a
  * change. The first list a tenant sees of a server is trusted as it stands; afterwards a changed definition (a rug
  * pull) and, under `review`, a new tool wait for a tenant admin's approval.
  */
@@ -13,6 +13,8 @@ export interface ToolDefinition {
   title?: string;
   description?: string;
   inputSchema?: unknown;
+  outputSchema?: unknown;
+  annotations?: unknown;
 }
 
 export interface Pin {
@@ -41,6 +43,10 @@ export function definitionOf(tool: Record<string, unknown>): ToolDefinition | un
     ...(typeof tool.title === 'string' ? { title: tool.title } : {}),
     ...(typeof tool.description === 'string' ? { description: tool.description } : {}),
     ...(tool.inputSchema !== undefined ? { inputSchema: tool.inputSchema } : {}),
+    // Annotations (readOnlyHint, destructiveHint …) and the output schema change what a client and the model make of
+    // the tool: a change to them is a change of the tool.
+    ...(tool.outputSchema !== undefined ? { outputSchema: tool.outputSchema } : {}),
+    ...(tool.annotations !== undefined ? { annotations: tool.annotations } : {}),
   };
 }
 
@@ -120,6 +126,9 @@ export function diffDefinitions(approved: string | null, pending: string | null)
   const restBefore = canonicalize({ ...schemaBefore, properties: undefined });
   const restAfter = canonicalize({ ...schemaAfter, properties: undefined });
   if (restBefore !== restAfter) diffs.push({ field: 'inputSchema', before: { ...schemaBefore, properties: undefined }, after: { ...schemaAfter, properties: undefined } });
+  for (const field of ['outputSchema', 'annotations'] as const) {
+    if (canonicalize(before[field]) !== canonicalize(after[field])) diffs.push({ field, before: before[field] ?? null, after: after[field] ?? null });
+  }
   return diffs;
 }
 
