@@ -98,6 +98,13 @@ export const ERRORS = {
   L402_EXPIRED: { status: 402, message: 'The L402 macaroon has expired: buy a new one.' },
   L402_WRONG_TOOL: { status: 402, message: 'The L402 macaroon pays for another tool.' },
   L402_PREIMAGE_INVALID: { status: 402, message: "The preimage does not hash to the macaroon's payment hash: pay the invoice and send its preimage." },
+  // MCP proxy (/mcp/servers/{name} and its admin routes).
+  MCP_SERVER_NOT_FOUND: { status: 404, message: 'No MCP server with this name is registered for your tenant.' },
+  MCP_SESSION_NOT_FOUND: { status: 404, message: 'Unknown or expired Mcp-Session-Id for this server: start a new session with initialize.' },
+  MCP_SESSION_REQUIRED: { status: 400, message: 'This request needs the Mcp-Session-Id header of a session opened with initialize.' },
+  MCP_TOOL_NOT_PENDING: { status: 409, message: 'This tool has no pending version with that hash: list the pending changes again and approve the hash you reviewed.' },
+  MCP_CREDENTIAL_NEEDS_MASTER_KEY: { status: 503, message: 'Upstream credentials are unavailable: BASTION_MASTER_KEY is not configured (credentials are never stored in plaintext) or does not open the stored one.' },
+  MCP_WRONG_TRANSPORT: { status: 409, message: 'This MCP server is registered for the other transport: a stdio:// server is reached through `bastion mcp wrap`, an http(s) one at /mcp/servers/{name}.' },
   MCP_NOT_ACCEPTABLE: { status: 406, message: 'MCP over Streamable HTTP: send Accept: application/json, text/event-stream.' },
   L402_INVOICES_LIMITED: { status: 429, message: 'Too many Lightning invoices were requested from this client, or from this gateway, in the last minute. Retry after the Retry-After delay, or pay with x402.' },
   L402_REPLAYED: { status: 402, message: 'This L402 credential was already spent: each paid call needs its own invoice.' },

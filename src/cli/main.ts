@@ -4,6 +4,8 @@ import { agentsCommand } from './agents.js';
 import { StartupError } from '../runtime.js';
 import { configTable } from './config-table.js';
 import { keysCommand } from './keys.js';
+import { mcpCommand } from './mcp.js';
+import { mcpWrapCommand } from './mcp-wrap.js';
 import { migrateCommand } from './migrate.js';
 import { quickstartCommand, serveCommand } from './serve.js';
 import { tenantsCommand } from './tenants.js';
@@ -26,6 +28,14 @@ const USAGE = `Usage: bastion <command>
                                                show or change a tenant's detection policy (JSON)
   agents verify-log --tenant ID                 re-hash a tenant's agent activity chain; exit 1 at the
                                                first broken link
+  mcp servers --tenant ID                      a tenant's upstream MCP servers (JSON)
+  mcp tools --tenant ID --server NAME [--pending]
+                                               pinned tools; --pending: changes waiting, with their diff
+  mcp approve --tenant ID --server NAME --tool TOOL --hash HASH
+                                               approve the pending tool version with that hash
+  mcp wrap --server NAME [--gateway URL] -- COMMAND [ARGS…]
+                                               run a stdio MCP server, judged by the gateway
+                                               (BASTION_GATEWAY_URL, BASTION_API_KEY)
   config-table                                 print the configuration table (Markdown)`;
 
 /** Returns the process exit code. Errors are printed as one clear line, never with request content. */
@@ -47,6 +57,10 @@ export async function main(argv: string[]): Promise<number> {
         return await accountsCommand(loadConfig(), rest);
       case 'agents':
         return await agentsCommand(loadConfig(), rest);
+      case 'mcp':
+        // The wrapper is a client of a gateway: it reads none of the gateway's own settings.
+        if (rest[0] === 'wrap') return await mcpWrapCommand(rest.slice(1));
+        return await mcpCommand(loadConfig(), rest);
       case 'config-table':
         process.stdout.write(configTable());
         return 0;

@@ -266,6 +266,9 @@ export const SCHEMA = {
   l402InvoicesPerIpPerMinute: setting('BASTION_L402_INVOICE_IP_RATE', 'Lightning invoices one client IP may have minted per minute by unpaid /mcp tool calls; beyond it 429 and the node is not asked', int(1, 10_000), 10),
   l402InvoicesPerMinute: setting('BASTION_L402_INVOICE_RATE', 'Lightning invoices the gateway mints per minute for all clients together (every replica, when Redis is configured); beyond it 429 and the node is not asked', int(1, 1_000_000), 300),
   mcpIpRatePerMinute: setting('BASTION_MCP_IP_RATE', '/mcp requests per minute per client IP when no API key is sent (discovery and paid calls)', int(1, 1_000_000), 120),
+  // MCP proxy: /mcp/servers/{name} on the data plane relays to upstream MCP servers registered per tenant.
+  mcpMessageLimitBytes: setting('BASTION_MCP_MESSAGE_LIMIT', 'Largest JSON-RPC message the MCP proxy accepts from an upstream server, bytes (the call gets a JSON-RPC error beyond)', int(1024, 64 * 1024 * 1024), 4 * 1024 * 1024),
+  mcpPrivateUpstreams: setting('BASTION_MCP_PRIVATE_UPSTREAMS', 'Allow MCP servers registered on loopback or private addresses (link-local and cloud metadata addresses are always refused)', bool, false),
 } as const;
 
 type Schema = typeof SCHEMA;

@@ -8,16 +8,18 @@ import { Forgot, Login, ResetWithCode, Signup } from 'app/auth.js';
 import { Dashboard } from 'app/dashboard.js';
 import { Impact } from 'app/impact.js';
 import { Keys } from 'app/keys.js';
+import { McpServers } from 'app/mcp.js';
 import { Security } from 'app/security.js';
 import { html } from 'app/ui.js';
 
 const PUBLIC = { '#/login': Login, '#/signup': Signup, '#/forgot': Forgot, '#/forgot/code': ResetWithCode };
-const PRIVATE = { '#/dashboard': Dashboard, '#/keys': Keys, '#/impact': Impact, '#/agents': Agents, '#/security': Security };
+const PRIVATE = { '#/dashboard': Dashboard, '#/keys': Keys, '#/impact': Impact, '#/agents': Agents, '#/mcp': McpServers, '#/security': Security };
 const NAV = [
   ['#/dashboard', 'Dashboard'],
   ['#/keys', 'API keys'],
   ['#/impact', 'Impact'],
   ['#/agents', 'Agents'],
+  ['#/mcp', 'MCP servers'],
   ['#/security', 'Security'],
 ];
 

@@ -22,6 +22,11 @@ export const MEMORY_BUDGETS = {
   evolutionBudget: 2 * MB,
   /** Verdict cache admission: hashes of texts judged once (a text is cached from its second sighting). */
   verdictDoorkeeper: 4 * MB,
+  /** MCP proxy: judged tool lists and each tool's verdict (findings only), and the pinned tools of each tenant's servers. */
+  mcpDefinitionVerdicts: 8 * MB,
+  mcpPins: 16 * MB,
+  /** MCP proxy: session ids verified (bound to their tenant and server), so the HMAC is not computed on every message. */
+  mcpSessions: 2 * MB,
 } as const;
 
 /** Fixed cost of an LRU entry (node, key slot, bookkeeping arrays), on top of key and value. */

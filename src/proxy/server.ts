@@ -20,6 +20,8 @@ import { registerRequestMetrics } from '../telemetry/observe.js';
 import { registerTracing } from '../telemetry/tracing.js';
 import { extRoutes } from './ext/routes.js';
 import { mcpRoutes } from '../mcp/route.js';
+import { mcpProxyRoutes } from '../mcp/proxy/route.js';
+import { mcpWrapRoutes } from '../mcp/proxy/wrap-route.js';
 
 /**
  * The data plane listener (BASTION_PORT): /filter, /v1/*, /health.
@@ -57,5 +59,7 @@ export async function buildProxyServer(services: Services): Promise<FastifyInsta
   await app.register(passthroughRoutes);
   await app.register(extRoutes);
   await app.register(mcpRoutes);
+  await app.register(mcpProxyRoutes);
+  await app.register(mcpWrapRoutes);
   return app;
 }

@@ -18,8 +18,15 @@ export interface Metrics {
   readonly shadowBanned: Counter<'tenant'>;
   readonly refusals: Counter<'reason' | 'tenant'>;
   readonly upstreamErrors: Counter<'route' | 'code'>;
+  /** MCP proxy: messages by server, method and outcome (allowed, blocked, redacted, withheld). */
+  readonly mcpMessages: Counter<'server' | 'method' | 'outcome'>;
+  /** The label of a registered MCP server's name: the first MCP_SERVER_LABELS names seen, then `other`. */
+  mcpServerLabel(name: string): string;
   readonly tenantLabel: boolean;
 }
+
+/** Server names are chosen by tenants: only this many distinct ones become label values. */
+export const MCP_SERVER_LABELS = 100;
 
 // Latency buckets in seconds: gateway overhead lives in 0.1–50 ms, upstream calls in 50 ms–minutes.
 const OVERHEAD_BUCKETS = [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5];
@@ -51,6 +58,7 @@ function createMetrics(services: Services): Metrics {
   const registers = [registry];
   const tenantLabel = services.config.metricsTenantLabel === true;
   const tenantLabels = tenantLabel ? (['tenant'] as const) : ([] as const);
+  const serverLabels = new Set<string>();
   const metrics: Metrics = {
     registry,
     tenantLabel,
@@ -105,6 +113,18 @@ function createMetrics(services: Services): Metrics {
       labelNames: ['route', 'code'],
       registers,
     }),
+    mcpMessages: new Counter({
+      name: 'bastion_mcp_messages_total',
+      help: 'MCP proxy messages judged, by upstream server name, method and outcome (allowed, blocked, redacted, withheld)',
+      labelNames: ['server', 'method', 'outcome'],
+      registers,
+    }),
+    mcpServerLabel(name) {
+      if (serverLabels.has(name)) return name;
+      if (serverLabels.size >= MCP_SERVER_LABELS) return 'other';
+      serverLabels.add(name);
+      return name;
+    },
   };
   registerScrapeGauges(services, registry);
   return metrics;

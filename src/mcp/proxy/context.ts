@@ -1,0 +1,43 @@
+import type { FastifyRequest } from 'fastify';
+import type { Item, Judgement } from '../../screening/judge.js';
+import { judge } from '../../screening/judge.js';
+import type { McpServerRow } from '../../storage/mcp-servers.js';
+import { metricsOf } from '../../telemetry/metrics.js';
+import type { Id } from './jsonrpc.js';
+
+export type Outcome = 'allowed' | 'blocked' | 'redacted' | 'withheld';
+
+/** What both guard points know about the exchange they judge: who asks, which server, which requests are open. */
+export interface RelayContext {
+  request: FastifyRequest;
+  tenantId: string;
+  server: McpServerRow;
+  /** Requests of the agent still waiting for the server's answer, by id, with their method (and tool for tools/call). */
+  open: Map<Id, { method: string; tool?: string }>;
+  inspect(items: Item[]): Promise<Judgement[]>;
+  count(method: string, outcome: Outcome, detail?: Record<string, unknown>): void;
+}
+
+/** MCP methods that get their own metric label; any other is `other` (bounded label set). */
+const METHODS = new Set([
+  'initialize', 'ping', 'tools/list', 'tools/call', 'resources/list', 'resources/read', 'resources/templates/list', 'prompts/list', 'prompts/get',
+  'sampling/createMessage', 'elicitation/create', 'roots/list', 'completion/complete', 'logging/setLevel',
+]);
+
+export function relayContext(request: FastifyRequest, server: McpServerRow): RelayContext {
+  const { config } = request.server.services;
+  const metrics = metricsOf(request.server.services);
+  const tenantId = request.principal!.tenantId;
+  return {
+    request,
+    tenantId,
+    server,
+    open: new Map(),
+    inspect: (items) => judge(request, items, { entity: tenantId, contentLimitBytes: config.contentLimitBytes }),
+    count(method, outcome, detail) {
+      metrics.mcpMessages.inc({ server: metrics.mcpServerLabel(server.name), method: METHODS.has(method) ? method : 'other', outcome });
+      // Metadata only: the server, the method, the tool's name and the verdict's reasons, never arguments or results.
+      if (outcome !== 'allowed') request.log.info({ event: 'mcp_guard', server: server.name, method, outcome, ...detail }, 'MCP message guarded');
+    },
+  };
+}

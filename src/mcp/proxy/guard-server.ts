@@ -1,0 +1,153 @@
+import { judge } from '../../screening/judge.js';
+import { redact } from '../../inspect/redact.js';
+import type { Verdict } from '../../inspect/types.js';
+import { tenantPolicies } from '../../policy/tenant-policies.js';
+import { summarise } from '../../proxy/chat/verdict-summary.js';
+import { writePins } from '../../storage/mcp-pins.js';
+import { allowedToolsOf } from '../../storage/mcp-servers.js';
+import type { RelayContext } from './context.js';
+import { judgeDefinitions } from './definition-guard.js';
+import { mcpRegistry } from './registry-cache.js';
+import { CODES, errorResponse, isRequest, isResponse, verdictError, type Message } from './jsonrpc.js';
+import { resultSlots, serverRequestSlots, type Slots } from './text-slots.js';
+import { definitionOf, reconcile, type ToolDefinition } from './tool-pins.js';
+
+type Obj = Record<string, unknown>;
+const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+/** Most tools one tools/list page may carry; a longer page is withheld whole. */
+const MAX_TOOLS = 1000;
+/** The decision layer's HIGH threshold (a flag at or above it blocks). */
+const HIGH = 0.75;
+
+export type ServerOutcome = { forward: Message } | { drop: true; replyUpstream?: Message };
+
+/** A tool definition's text judged as untrusted content addressed to the model (no ERS entity: it is the server's). */
+export async function inspectDefinitionText(ctx: RelayContext, text: string): Promise<Verdict> {
+  const { config } = ctx.request.server.services;
+  const [verdict] = await judge(ctx.request, [{ content: text, kind: 'tool_result', role: 'tool' }], { contentLimitBytes: config.contentLimitBytes, record: false, tenantId: ctx.tenantId });
+  return verdict;
+}
+
+/**
+ * Guard point [A], server → agent, one message at a time. Answers to the agent's open requests are judged by what
+ * was asked (tools/list: pinning and the definition guard; tools/call, resources/read, prompts/get, initialize: like
+ * role=tool content, injection withheld, credentials and PII redacted in place). Server requests for sampling or
+ * elicitation are judged as untrusted prompts; a blocked one never reaches the agent and the server gets an error.
+ * Notifications pass as they are.
+ */
+export async function guardServerMessage(ctx: RelayContext, message: Message): Promise<ServerOutcome> {
+  if (isResponse(message)) {
+    const open = ctx.open.get(message.id);
+    if (!open) return { forward: message };
+    if (isObj(message.error)) return { forward: await guardError(ctx, message, open.method) };
+    if (!isObj(message.result)) return { forward: message };
+    if (open.method === 'tools/list') return { forward: await guardToolsList(ctx, message) };
+    return { forward: await guardSlots(ctx, message, open.method, resultSlots(open.method, message.result), open.tool) };
+  }
+  if (isRequest(message) && (message.method === 'sampling/createMessage' || message.method === 'elicitation/create')) {
+    const params = isObj(message.params) ? message.params : {};
+    const guarded = await guardSlots(ctx, message, message.method, serverRequestSlots(message.method, params));
+    if (guarded === message) return { forward: message };
+    return { drop: true, replyUpstream: errorResponse(message.id, CODES.WITHHELD, 'Bastion withheld this request from the agent: its content was judged unsafe.') };
+  }
+  return { forward: message };
+}
+
+/** Judges the slots in one pool task; any block (or failure) withholds the whole message, redactions are written back. */
+async function guardSlots(ctx: RelayContext, message: Message, method: string, { slots, uninspected }: Slots, tool?: string): Promise<Message> {
+  const id = (message.id ?? null) as string | number | null;
+  const withhold = (reason: string, extra: Obj = {}) => {
+    ctx.count(method, 'withheld', { reason, ...(tool ? { tool } : {}) });
+    return verdictError(id, CODES.WITHHELD, `Bastion withheld the server's answer: ${reason.replace(/_/g, ' ')}.`, { request_id: ctx.request.id, action: 'block', stage: 'tool_result', reason, ...extra });
+  };
+  if (uninspected > 0 && (await tenantPolicies(ctx.request.server.services).get(ctx.tenantId)).contentParts === 'block_unknown') return withhold('uninspectable_content');
+  if (slots.length === 0) {
+    ctx.count(method, 'allowed');
+    return message;
+  }
+  let verdicts;
+  try {
+    verdicts = await ctx.inspect(slots.map((s) => ({ content: s.text, kind: s.kind, role: s.role })));
+  } catch (err) {
+    return withhold('inspection_failed', { code: (err as { code?: string }).code ?? 'INSPECTION_FAILED' });
+  }
+  // A credential in tool output scores as exfiltration (a block); what reaches the agent here is redacted in place
+  // instead, unless the tenant's policy blocks on secrets or something besides credentials blocked.
+  const secretMode = (await tenantPolicies(ctx.request.server.services).get(ctx.tenantId)).secretMode;
+  verdicts = verdicts.map((v, i) => (secretMode === 'redact' && onlySecretsBlock(v) ? { ...v, action: 'redact' as const, redacted_content: redact(slots[i].text, v.secrets, []) } : v));
+  const blocked = verdicts.filter((v) => v.action === 'block');
+  if (blocked.length > 0) {
+    const info = summarise(ctx.request.id, blocked, 'request');
+    ctx.count(method, 'withheld', { reasons: info.reasons.map((r) => r.type), ...(tool ? { tool } : {}) });
+    return verdictError(id, CODES.WITHHELD, `Bastion withheld the server's answer: ${info.risk_level} risk (${info.reasons[0]?.type ?? 'blocked'}).`, { ...info, stage: 'tool_result' });
+  }
+  let redacted = false;
+  for (const [i, v] of verdicts.entries()) {
+    if (v.action !== 'redact') continue;
+    if (!slots[i].set(v.redacted_content)) return withhold('unredactable_content');
+    redacted = true;
+  }
+  ctx.count(method, redacted ? 'redacted' : 'allowed', redacted ? { reasons: verdicts.flatMap((v) => v.secrets.map((s) => s.type)).slice(0, 8) } : undefined);
+  return message;
+}
+
+/** Blocked only because of credentials or PII found (every HIGH flag comes from the secrets layer). */
+function onlySecretsBlock(v: Verdict): boolean {
+  if (v.action !== 'block' || v.secrets.length === 0) return false;
+  const high = v.flags.filter((f) => f.score >= HIGH);
+  return high.length > 0 && high.every((f) => f.layer === 'secrets');
+}
+
+/** An error the server answered: its message reaches the model too, so it is judged; a blocked one is replaced. */
+async function guardError(ctx: RelayContext, message: Message, method: string): Promise<Message> {
+  const error = message.error as Obj;
+  const slots: Slots = { slots: [], uninspected: 0 };
+  if (typeof error.message === 'string' && error.message) slots.slots.push({ text: error.message, kind: 'tool_result', role: 'tool', set: (t) => ((error.message = t), true) });
+  delete error.data; // Free-form data from the server is not relayed: only its code and (judged) message.
+  return guardSlots(ctx, message, method, slots);
+}
+
+/**
+ * tools/list: tools outside the allow-list, changed since approval, new under `review`, or whose definition the
+ * definition guard blocks are withheld (named in `_meta["bastion/withheld"]`); the rest pass unchanged.
+ */
+async function guardToolsList(ctx: RelayContext, message: Message): Promise<Message> {
+  const result = message.result as Obj;
+  const tools = Array.isArray(result.tools) ? result.tools : [];
+  const id = message.id as string | number;
+  if (tools.length > MAX_TOOLS) {
+    ctx.count('tools/list', 'withheld', { reason: 'too_many_tools' });
+    return verdictError(id, CODES.WITHHELD, `Bastion withheld the tool list: more than ${MAX_TOOLS} tools on one page.`, { request_id: ctx.request.id, action: 'block', reason: 'too_many_tools' });
+  }
+  const entries = tools.flatMap((tool) => {
+    const def = isObj(tool) ? definitionOf(tool) : undefined;
+    return def ? [{ tool: tool as Obj, def }] : [];
+  });
+  const { storage } = ctx.request.server.services;
+  const registry = mcpRegistry(ctx.request.server.services);
+  const pins = [...(await registry.pins(ctx.tenantId, ctx.server.name)).values()];
+  const rec = reconcile(entries.map((e) => e.def), pins, { allowed: allowedToolsOf(ctx.server), newTools: ctx.server.new_tools });
+  if (rec.writes.length > 0) {
+    await writePins(storage.db, ctx.tenantId, ctx.server.name, rec.writes);
+    await registry.changed(ctx.tenantId);
+  }
+  const candidates: ToolDefinition[] = entries.filter((e) => !rec.withheld.has(e.def.name)).map((e) => e.def);
+  const withheld: { name: string; reason: string; findings?: unknown }[] = [...rec.withheld].map(([name, reason]) => ({ name, reason }));
+  try {
+    const otherToolNames = await registry.otherToolNames(ctx.tenantId, ctx.server.name);
+    const verdicts = await judgeDefinitions(candidates, (text) => inspectDefinitionText(ctx, text), { scope: ctx.tenantId, otherToolNames });
+    for (const v of verdicts) if (v.action === 'block') withheld.push({ name: v.name, reason: 'definition_blocked', findings: v.findings });
+  } catch (err) {
+    ctx.count('tools/list', 'withheld', { reason: 'inspection_failed' });
+    return verdictError(id, CODES.WITHHELD, 'Bastion withheld the tool list: it could not be inspected.', { request_id: ctx.request.id, action: 'block', reason: 'inspection_failed', code: (err as { code?: string }).code ?? 'INSPECTION_FAILED' });
+  }
+  const hidden = new Set(withheld.map((w) => w.name));
+  for (const w of withheld) ctx.count('tools/list', 'withheld', { tool: w.name, reason: w.reason });
+  if (hidden.size === 0) {
+    ctx.count('tools/list', 'allowed');
+    return message;
+  }
+  const meta = isObj(result._meta) ? result._meta : {};
+  return { ...message, result: { ...result, tools: entries.filter((e) => !hidden.has(e.def.name)).map((e) => e.tool), _meta: { ...meta, 'bastion/withheld': withheld } } };
+}

@@ -1,0 +1,47 @@
+import { createServer } from 'node:http';
+import t from 'tap';
+import { loadConfig } from '../../../src/config/load.js';
+import { McpUpstream } from '../../../src/mcp/proxy/upstream.js';
+import { resolvedAddressRefusal, type Resolve } from '../../../src/mcp/proxy/upstream-lookup.js';
+
+// A name registered while it pointed somewhere public can later resolve to the gateway's own network (DNS rebinding):
+// the address is checked when connecting. The resolver stands in for DNS; the server and the connections are real.
+const DNS: Record<string, string> = { 'rebind.example': '127.0.0.1', 'metadata.example': '169.254.169.254' };
+const resolve: Resolve = (hostname, callback) => (DNS[hostname] ? callback(null, [{ address: DNS[hostname], family: 4 }]) : callback(Object.assign(new Error('ENOTFOUND'), { code: 'ENOTFOUND' }), []));
+
+t.test('the MCP proxy connects only to addresses a tenant may reach, as resolved at connection time', async (t) => {
+  let reached = 0;
+  const server = createServer((req, res) => {
+    reached++;
+    res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+  });
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  t.teardown(() => new Promise((done) => server.close(done)));
+  const port = (server.address() as { port: number }).port;
+  const send = (upstream: McpUpstream, host: string) =>
+    upstream.send({ url: `http://${host}:${port}/mcp`, method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}', signal: AbortSignal.timeout(5000) }).then(
+      async (r) => (await r.body.text(), r.statusCode),
+      (e: { code?: string }) => e.code,
+    );
+
+  const strict = new McpUpstream(loadConfig({}, { mcpPrivateUpstreams: false }), resolve);
+  t.teardown(() => strict.close());
+  t.equal(await send(strict, 'rebind.example'), 'BASTION_ERR_UPSTREAM_UNREACHABLE', 'a name resolving to loopback is refused');
+  t.equal(await send(strict, 'metadata.example'), 'BASTION_ERR_UPSTREAM_UNREACHABLE', 'a name resolving to the metadata address is refused');
+  t.equal(reached, 0, 'nothing was sent');
+
+  const open = new McpUpstream(loadConfig({}, { mcpPrivateUpstreams: true }), resolve);
+  t.teardown(() => open.close());
+  t.equal(await send(open, 'rebind.example'), 200, 'with private upstreams allowed, the loopback server is reached');
+  t.equal(await send(open, 'metadata.example'), 'BASTION_ERR_UPSTREAM_UNREACHABLE', 'the metadata address never is');
+  t.equal(reached, 1);
+});
+
+t.test('which resolved addresses are refused', async (t) => {
+  t.equal(resolvedAddressRefusal('::ffff:127.0.0.1', false), 'private');
+  t.equal(resolvedAddressRefusal('10.1.2.3', false), 'private');
+  t.equal(resolvedAddressRefusal('10.1.2.3', true), undefined);
+  t.equal(resolvedAddressRefusal('100.100.100.200', true), 'link_local');
+  t.equal(resolvedAddressRefusal('fe80::1', true), 'link_local');
+  t.equal(resolvedAddressRefusal('93.184.216.34', false), undefined);
+});
