@@ -71,7 +71,7 @@ app.kubernetes.io/version: {{ .AppVersion | quote }}
 
 {{/* Settings that must never sit in a ConfigMap (schema.ts marks them secret), plus the two storage URLs. */}}
 {{- define "bastion.secretEnvNames" -}}
-{{- list "BASTION_API_KEYS" "BASTION_ADMIN_KEY" "BASTION_MASTER_KEY" "BASTION_JWT_SECRET" "UPSTREAM_API_KEY" "GEMINI_API_KEY" "AZURE_OPENAI_API_KEY" "EVOLUTION_LLM_API_KEY" "BASTION_METRICS_TOKEN" "LND_MACAROON" "DATABASE_URL" "REDIS_URL" | toJson }}
+{{- list "BASTION_API_KEYS" "BASTION_ADMIN_KEY" "BASTION_MASTER_KEY" "BASTION_JWT_SECRET" "UPSTREAM_API_KEY" "ANTHROPIC_UPSTREAM_API_KEY" "GEMINI_API_KEY" "AZURE_OPENAI_API_KEY" "EVOLUTION_LLM_API_KEY" "BASTION_METRICS_TOKEN" "LND_MACAROON" "DATABASE_URL" "REDIS_URL" | toJson }}
 {{- end }}
 
 {{/*
