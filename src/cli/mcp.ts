@@ -1,11 +1,11 @@
 import { wirePin, wireServer } from '../admin/mcp-servers/routes.js';
 import type { Config } from '../config/schema.js';
 import { MCP_REGISTRY_CHANGED } from '../mcp/proxy/registry-cache.js';
-import { closeRedis, connectRedis, createRedis } from '../redis/client.js';
 import { approvePending, listPins } from '../storage/mcp-pins.js';
 import { findMcpServer, listMcpServers } from '../storage/mcp-servers.js';
 import { migrate, openStorage } from '../storage/database.js';
 import { TENANT_ID, parse } from './args.js';
+import { announceTenantChange } from './announce.js';
 import { UsageError } from './main.js';
 
 export const MCP_USAGE = 'mcp servers --tenant ID | mcp tools --tenant ID --server NAME [--pending] | mcp approve --tenant ID --server NAME --tool TOOL --hash HASH';
@@ -43,24 +43,12 @@ export async function mcpCommand(config: Config, argv: string[]): Promise<number
         process.stderr.write(`bastion: ${tool} has no pending version ${hash.slice(0, 12)}…: list the pending changes again\n`);
         return 1;
       }
-      await announce(config, tenant);
+      await announceTenantChange(config, MCP_REGISTRY_CHANGED, tenant, 'approval');
       print(wirePin((await listPins(storage.db, tenant, server)).find((p) => p.tool_name === tool)!));
       return 0;
     }
     throw new UsageError(MCP_USAGE);
   } finally {
     await storage.close();
-  }
-}
-
-/** Tells the running gateways (through Redis) to re-read the tenant's registry; with SQLite they notice the write themselves. */
-async function announce(config: Config, tenantId: string): Promise<void> {
-  if (!config.redisUrl) return;
-  const redis = createRedis(config.redisUrl);
-  try {
-    if (await connectRedis(redis)) await redis.publish(`${config.redisPrefix}events`, JSON.stringify({ type: MCP_REGISTRY_CHANGED, tenant: tenantId }));
-    else process.stderr.write('bastion: warning: Redis unreachable; replicas apply the approval within BASTION_POLICY_CACHE_TTL_MS\n');
-  } finally {
-    await closeRedis(redis);
   }
 }

@@ -1,11 +1,11 @@
 import { applyAssignments, defaultPolicy, effectivePolicy, wirePolicy } from '../config/tenant-policy.js';
 import type { Config } from '../config/schema.js';
 import { POLICY_CHANGED } from '../policy/tenant-policies.js';
-import { closeRedis, connectRedis, createRedis } from '../redis/client.js';
 import { migrate, openStorage } from '../storage/database.js';
 import { readTenantPolicy, writeTenantPolicy } from '../storage/tenant-policies.js';
 import { findTenant } from '../storage/tenants.js';
 import { TENANT_ID, parse } from './args.js';
+import { announceTenantChange } from './announce.js';
 import { UsageError } from './main.js';
 
 export const POLICY_USAGE = 'tenants policy ID [--set key=value]… [--unset key]… [--show]';
@@ -33,23 +33,12 @@ export async function tenantPolicyCommand(config: Config, argv: string[]): Promi
         throw new UsageError((err as Error).message);
       }
       stored = await writeTenantPolicy(storage.db, id, stored);
-      await announce(config, id);
+      await announceTenantChange(config, POLICY_CHANGED, id, 'change');
     }
     const effective = wirePolicy(effectivePolicy(defaultPolicy(config), Object.keys(stored).length > 0 ? stored : undefined));
     process.stdout.write(JSON.stringify({ tenant_id: id, policy: stored, effective }, null, 2) + '\n');
     return 0;
   } finally {
     await storage.close();
-  }
-}
-
-async function announce(config: Config, tenantId: string): Promise<void> {
-  if (!config.redisUrl) return;
-  const redis = createRedis(config.redisUrl);
-  try {
-    if (await connectRedis(redis)) await redis.publish(`${config.redisPrefix}events`, JSON.stringify({ type: POLICY_CHANGED, tenant: tenantId }));
-    else process.stderr.write('bastion: warning: Redis unreachable; replicas apply the change within BASTION_POLICY_CACHE_TTL_MS\n');
-  } finally {
-    await closeRedis(redis);
   }
 }
