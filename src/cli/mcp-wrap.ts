@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { createInterface } from 'node:readline';
+import { StringDecoder } from 'node:string_decoder';
 import type { Readable, Writable } from 'node:stream';
 import { Agent, request } from 'undici';
 import { CODES, errorResponse, type Id, type Message } from '../mcp/proxy/jsonrpc.js';
@@ -115,15 +115,40 @@ export function relay(agentIn: Readable, agentOut: Writable, serverIn: Writable,
   return { serverDone };
 }
 
-/** Newline-delimited JSON-RPC (the MCP stdio framing), handled one line at a time in order; undefined: not a message. */
-function lines(input: Readable, handle: (message: Message | undefined) => Promise<unknown>): Promise<void> {
-  const reader = createInterface({ input, crlfDelay: Infinity });
-  let chain = Promise.resolve();
-  reader.on('line', (line) => {
-    if (line.trim() === '') return;
-    chain = chain.then(() => handle(parseLine(line))).then(() => undefined, () => undefined);
-  });
-  return new Promise((resolve) => reader.on('close', () => resolve(chain)));
+/**
+ * Newline-delimited JSON-RPC (the MCP stdio framing), one line at a time in order. The next chunk is read only once the
+ * lines before it are handled, so a side that writes faster than the gateway judges waits (the pipe's buffer fills); a
+ * line longer than MAX_LINE is dropped as it streams, never held whole, and handled as a line that is not a message.
+ */
+async function lines(input: Readable, handle: (message: Message | undefined) => Promise<unknown>): Promise<void> {
+  const decoder = new StringDecoder('utf8');
+  let partial = '';
+  let oversized = false;
+  const finish = async (line: string) => {
+    const text = oversized ? undefined : line.endsWith('\r') ? line.slice(0, -1) : line;
+    oversized = false;
+    if (text?.trim() === '') return;
+    await handle(text === undefined ? undefined : parseLine(text)).catch(() => undefined);
+  };
+  try {
+    for await (const chunk of input) {
+      let text = decoder.write(chunk as Buffer);
+      for (let nl = text.indexOf('\n'); nl !== -1; nl = text.indexOf('\n')) {
+        await finish(partial + text.slice(0, nl));
+        partial = '';
+        text = text.slice(nl + 1);
+      }
+      if (!oversized) partial += text;
+      if (partial.length > MAX_LINE) {
+        oversized = true;
+        partial = '';
+      }
+    }
+  } catch {
+    // The pipe broke: what was read is handled, nothing more will come.
+  }
+  const rest = partial + decoder.end();
+  if (oversized || rest.trim() !== '') await finish(rest);
 }
 
 function parseLine(line: string): Message | undefined {
