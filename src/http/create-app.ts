@@ -96,13 +96,16 @@ function registerLifecycle(app: FastifyInstance): void {
     // 'close' fires once the answer is sent or the client went away: either way nobody waits for this request any more.
     reply.raw.once('close', () => {
       lifecycle.inFlight--;
-      request.goneController?.abort();
+      request.goneController?.abort(REQUEST_GONE);
       request.gone = true;
       if (lifecycle.draining && lifecycle.inFlight === 0) lifecycle.onIdle?.();
     });
     done();
   });
 }
+
+/** One reason for every gone request: abort() without one builds a DOMException with a stack, per request. */
+const REQUEST_GONE = Object.freeze(new DOMException('request gone', 'AbortError'));
 
 /**
  * Aborted when the request no longer has anyone waiting for it (answered, or the client disconnected): work done on
@@ -111,7 +114,7 @@ function registerLifecycle(app: FastifyInstance): void {
 export function requestGone(request: FastifyRequest): AbortSignal {
   if (!request.goneController) {
     request.goneController = new AbortController();
-    if (request.gone) request.goneController.abort();
+    if (request.gone) request.goneController.abort(REQUEST_GONE);
   }
   return request.goneController.signal;
 }

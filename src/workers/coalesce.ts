@@ -25,6 +25,8 @@ export function coalesce(
 ): (requests: InspectionRequest[], gone?: AbortSignal) => Promise<Verdict[]> {
   let waiting: Waiting[] = [];
   let scheduled = false;
+  /** Tasks handed to `run` and not settled yet. */
+  let inFlight = 0;
 
   const flush = () => {
     scheduled = false;
@@ -54,7 +56,8 @@ export function coalesce(
     if (open.length > 0) groups.push(open);
     for (const group of groups) {
       // The task can be dropped while queued once every request in it is gone.
-      run(group.flatMap((w) => w.requests), allAborted(group.map((w) => w.gone))).then(
+      inFlight++;
+      run(group.flatMap((w) => w.requests), allAborted(group.map((w) => w.gone))).finally(() => inFlight--).then(
         (verdicts) => {
           let at = 0;
           for (const w of group) {
@@ -70,6 +73,9 @@ export function coalesce(
   return (requests, gone) =>
     new Promise<Verdict[]>((resolve, reject) => {
       waiting.push({ requests, resolve, reject, gone });
+      // An idle pool has nothing to batch with: the request goes at once. Once tasks are in flight, whatever arrives
+      // within the turn shares a task.
+      if (inFlight === 0 && !scheduled) return flush();
       if (!scheduled) {
         scheduled = true;
         setImmediate(flush);
