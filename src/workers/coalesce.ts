@@ -11,35 +11,53 @@ interface Waiting {
   reject: (err: unknown) => void;
   /** Aborted when the request that waits for these verdicts is gone. */
   gone?: AbortSignal;
+  /** When it began waiting (performance.now()). */
+  since: number;
+  /** Drops this entry while it waits (its request is gone); removed once the entry is handed to a task. */
+  onGone?: () => void;
 }
 
+export interface Coalesced {
+  (requests: InspectionRequest[], gone?: AbortSignal): Promise<Verdict[]>;
+  /** Inspections waiting here for a lane, and those dropped while waiting because their request was gone. */
+  counts(): { waiting: number; cancelled: number };
+}
+
+const GONE = Object.freeze(new DOMException('request gone', 'AbortError'));
+
 /**
- * Coalesces the inspections that arrive within one turn of the event loop into at most `lanes` pool tasks. Under
- * load, one message to a thread then carries many requests instead of one: the per-task cost (structured clone,
- * MessagePort hop, promise bookkeeping) was a fifth of the event loop's time at 50 concurrent requests. A lone request
- * waits one setImmediate, microseconds.
+ * Coalesces inspections into at most `lanes` pool tasks at a time. A request that finds a lane free goes at once (an
+ * idle pool) or with what else arrives in the same turn of the event loop; while every lane is busy, requests wait
+ * here and the next lane to free up takes all of them in one task. Under load one message to a thread then carries
+ * many requests instead of one: the per-task cost (structured clone, waking the thread, promise bookkeeping) is paid
+ * once per batch, not per request. Waiting here is bounded by the running tasks' deadline.
  */
 export function coalesce(
-  run: (requests: InspectionRequest[], gone?: AbortSignal) => Promise<Verdict[]>,
+  /** `since`: when the group's oldest request began waiting here, so that its deadline covers the wait. */
+  run: (requests: InspectionRequest[], gone?: AbortSignal, since?: number) => Promise<Verdict[]>,
   lanes: number,
-): (requests: InspectionRequest[], gone?: AbortSignal) => Promise<Verdict[]> {
+): Coalesced {
   let waiting: Waiting[] = [];
+  let cancelled = 0;
   let scheduled = false;
   /** Tasks handed to `run` and not settled yet. */
   let inFlight = 0;
+  const settled = () => {
+    inFlight--;
+    if (!scheduled) flush();
+  };
 
   const flush = () => {
     scheduled = false;
-    // A request already gone by now is never inspected.
-    const batch = waiting.filter((w) => {
-      if (w.gone?.aborted) w.reject(new DOMException('request gone', 'AbortError'));
-      return !w.gone?.aborted;
-    });
+    const free = lanes - inFlight;
+    if (free <= 0 || waiting.length === 0) return; // the next task to settle flushes
+    const batch = waiting;
     waiting = [];
+    for (const w of batch) if (w.onGone) w.gone!.removeEventListener('abort', w.onGone);
     const groups: Waiting[][] = [];
     let open: Waiting[] = [];
     let items = 0;
-    const perLane = Math.max(1, Math.ceil(batch.reduce((n, w) => n + w.requests.length, 0) / lanes));
+    const perLane = Math.max(1, Math.ceil(batch.reduce((n, w) => n + w.requests.length, 0) / free));
     for (const w of batch) {
       if (w.requests.some((r) => r.content.length > SHAREABLE_CHARS)) {
         groups.push([w]);
@@ -57,7 +75,7 @@ export function coalesce(
     for (const group of groups) {
       // The task can be dropped while queued once every request in it is gone.
       inFlight++;
-      run(group.flatMap((w) => w.requests), allAborted(group.map((w) => w.gone))).finally(() => inFlight--).then(
+      run(group.flatMap((w) => w.requests), allAborted(group.map((w) => w.gone)), Math.min(...group.map((w) => w.since))).finally(settled).then(
         (verdicts) => {
           let at = 0;
           for (const w of group) {
@@ -70,15 +88,32 @@ export function coalesce(
     }
   };
 
-  return (requests, gone) =>
+  const coalesced = (requests: InspectionRequest[], gone?: AbortSignal) =>
     new Promise<Verdict[]>((resolve, reject) => {
-      waiting.push({ requests, resolve, reject, gone });
-      // An idle pool has nothing to batch with: the request goes at once. Once tasks are in flight, whatever arrives
-      // within the turn shares a task.
+      if (gone?.aborted) {
+        cancelled++;
+        return reject(GONE);
+      }
+      const entry: Waiting = { requests, resolve, reject, gone, since: performance.now() };
+      if (gone) {
+        // A request gone while its inspection waits here is dropped at once: it never runs and frees its place.
+        entry.onGone = () => {
+          const at = waiting.indexOf(entry);
+          if (at === -1) return;
+          waiting.splice(at, 1);
+          cancelled++;
+          reject(GONE);
+        };
+        gone.addEventListener('abort', entry.onGone, { once: true });
+      }
+      waiting.push(entry);
+      // An idle pool has nothing to batch with: the request goes at once. With tasks in flight, whatever arrives within
+      // the turn shares a task (or, every lane busy, waits for the next to free up).
       if (inFlight === 0 && !scheduled) return flush();
-      if (!scheduled) {
+      if (!scheduled && inFlight < lanes) {
         scheduled = true;
         setImmediate(flush);
       }
     });
+  return Object.assign(coalesced, { counts: () => ({ waiting: waiting.length, cancelled }) });
 }

@@ -1,3 +1,6 @@
+/** The reason of every drop for a gone request: one object, not a DOMException with a stack per request. */
+const REQUEST_GONE = Object.freeze(new DOMException('request gone', 'AbortError'));
+
 /** What a dispatcher has done since it was created: observability, and how tests prove cancelled work never ran. */
 export interface DispatchCounts {
   /** Tasks handed to a thread. */
@@ -66,21 +69,22 @@ export function createDispatcher(slots: number, timeoutMs: number) {
 
   return {
     /** `gone`: aborted when nobody waits for the result any more. */
-    submit<T>(work: (signal: AbortSignal) => Promise<T>, gone?: AbortSignal): Promise<T> {
+    /** `since`: when the work began waiting (performance.now()), if before this call: the deadline counts from then. */
+    submit<T>(work: (signal: AbortSignal) => Promise<T>, gone?: AbortSignal, since?: number): Promise<T> {
       return new Promise<T>((resolve, reject) => {
         if (gone?.aborted) {
           counts.cancelled++;
-          reject(new DOMException('request gone', 'AbortError'));
+          reject(REQUEST_GONE);
           return;
         }
         const job = { work, resolve, reject, controller: new AbortController(), gone } as Job<unknown>;
         job.timer = setTimeout(() => {
           const err = new DOMException('inspection deadline', 'TimeoutError');
           if (!drop(job, err)) job.controller.abort(err);
-        }, timeoutMs);
+        }, since === undefined ? timeoutMs : Math.max(0, timeoutMs - (performance.now() - since)));
         if (gone) {
           job.onGone = () => {
-            if (drop(job, new DOMException('request gone', 'AbortError'))) counts.cancelled++;
+            if (drop(job, REQUEST_GONE)) counts.cancelled++;
           };
           gone.addEventListener('abort', job.onGone, { once: true });
         }
@@ -99,7 +103,7 @@ export function allAborted(signals: (AbortSignal | undefined)[]): AbortSignal | 
   const controller = new AbortController();
   let left = signals.length;
   const onAbort = () => {
-    if (--left === 0) controller.abort();
+    if (--left === 0) controller.abort(REQUEST_GONE);
   };
   for (const s of signals as AbortSignal[]) {
     if (s.aborted) onAbort();

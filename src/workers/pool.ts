@@ -63,8 +63,8 @@ export function createInspectorPool(options: InspectorOptions): Inspector {
   // Tasks wait here, not in Piscina's queue, so a task whose requests are gone can be dropped without killing a thread.
   const dispatcher = createDispatcher(threads, options.timeoutMs);
   // Tasks carry only the version; the full set travels once per thread and version (after a `stale` answer).
-  const run = async (task: InspectTask, deadline = true, gone?: AbortSignal): Promise<Verdict[] | InspectResult> => {
-    const result = (await (deadline ? dispatcher.submit((signal) => pool.run(task, { signal }), gone) : pool.run(task))) as
+  const run = async (task: InspectTask, deadline = true, gone?: AbortSignal, since?: number): Promise<Verdict[] | InspectResult> => {
+    const result = (await (deadline ? dispatcher.submit((signal) => pool.run(task, { signal }), gone, since) : pool.run(task))) as
       | Verdict[]
       | InspectResult;
     if (!Array.isArray(result)) {
@@ -74,10 +74,10 @@ export function createInspectorPool(options: InspectorOptions): Inspector {
     }
     return result;
   };
-  const runTask = async (requests: InspectionRequest[], gone?: AbortSignal): Promise<Verdict[]> => {
+  const runTask = async (requests: InspectionRequest[], gone?: AbortSignal, since?: number): Promise<Verdict[]> => {
     try {
-      let result = await run({ requests, rulesVersion: rules.version }, true, gone);
-      if (!Array.isArray(result) && 'stale' in result) result = await run({ requests, rulesVersion: rules.version, rules: rules.rules }, true, gone);
+      let result = await run({ requests, rulesVersion: rules.version }, true, gone, since);
+      if (!Array.isArray(result) && 'stale' in result) result = await run({ requests, rulesVersion: rules.version, rules: rules.rules }, true, gone, since);
       // Test fixtures (and any legacy worker) answer a bare verdict array.
       if (Array.isArray(result)) return result;
       if ('stale' in result) throw new Error('worker refused the current rule set');
@@ -102,7 +102,12 @@ export function createInspectorPool(options: InspectorOptions): Inspector {
       rules = snapshot;
     },
     ruleVersions: () => versions,
-    counts: () => dispatcher.counts(),
+    counts: () => {
+      // Inspections wait in the coalescer while every thread is busy, tasks in the dispatcher's queue past it.
+      const tasks = dispatcher.counts();
+      const held = coalesced.counts();
+      return { ...tasks, queued: tasks.queued + held.waiting, cancelled: tasks.cancelled + held.cancelled };
+    },
     async warmUp() {
       const task: InspectTask = { requests: [], rulesVersion: rules.version, rules: rules.rules };
       // No deadline: loading the pipeline is what warm-up is for.
