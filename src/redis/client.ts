@@ -1,4 +1,8 @@
-import { Redis } from 'ioredis';
+import { createRequire } from 'node:module';
+import type { Redis } from 'ioredis';
+
+// Loaded when a Redis URL is configured, not at start: the embedded default never needs the client (~15 MB resident).
+const load = createRequire(import.meta.url);
 
 /**
  * Redis connection shared by the limiter, quota counters, key revocation and ERS.
@@ -6,7 +10,8 @@ import { Redis } from 'ioredis';
  * never into requests hanging or silently bypassing a limit.
  */
 export function createRedis(url: string): Redis {
-  const client = new Redis(url, {
+  const { Redis: RedisClient } = load('ioredis') as typeof import('ioredis');
+  const client = new RedisClient(url, {
     lazyConnect: true,
     enableOfflineQueue: false,
     maxRetriesPerRequest: 1,

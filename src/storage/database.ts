@@ -1,8 +1,9 @@
 import { mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname, resolve } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect } from 'kysely';
-import pg from 'pg';
+import type pgModule from 'pg';
 import { chainKey } from '../agents/activity-chain.js';
 import { migrationProvider } from './migrations/index.js';
 import type { Database } from './schema.js';
@@ -21,8 +22,18 @@ export interface Storage {
   close(): Promise<void>;
 }
 
-// int8 (COUNT, bigint columns) arrives as a string by default; our values fit in a double.
-pg.types.setTypeParser(20, (v) => Number(v));
+// The PostgreSQL driver is loaded when a PostgreSQL URL is opened, not at start: the embedded default (SQLite) never
+// needs it (~8 MB resident).
+const load = createRequire(import.meta.url);
+let pgDriver: typeof pgModule | undefined;
+function postgresDriver(): typeof pgModule {
+  if (!pgDriver) {
+    pgDriver = load('pg') as typeof pgModule;
+    // int8 (COUNT, bigint columns) arrives as a string by default; our values fit in a double.
+    pgDriver.types.setTypeParser(20, (v) => Number(v));
+  }
+  return pgDriver;
+}
 
 export function openStorage(url: string, options: { masterKey?: Buffer } = {}): Storage {
   const storage = url.startsWith('sqlite:') ? openSqlite(url.slice('sqlite:'.length)) : openPostgres(url);
@@ -53,7 +64,7 @@ function openSqlite(path: string): Storage {
 }
 
 function openPostgres(url: string): Storage {
-  const pool = new pg.Pool({ connectionString: url, max: 10, connectionTimeoutMillis: 3000 });
+  const pool = new (postgresDriver().Pool)({ connectionString: url, max: 10, connectionTimeoutMillis: 3000 });
   // An idle client that loses its server must not crash the process; the next query fails and is reported.
   pool.on('error', () => {});
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
