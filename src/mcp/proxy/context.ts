@@ -22,6 +22,7 @@ export interface RelayContext {
 const METHODS = new Set([
   'initialize', 'ping', 'tools/list', 'tools/call', 'resources/list', 'resources/read', 'resources/templates/list', 'prompts/list', 'prompts/get',
   'sampling/createMessage', 'elicitation/create', 'roots/list', 'completion/complete', 'logging/setLevel',
+  'notifications/message', 'notifications/progress', 'notifications/cancelled',
 ]);
 
 export function relayContext(request: FastifyRequest, server: McpServerRow): RelayContext {

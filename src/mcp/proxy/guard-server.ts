@@ -8,8 +8,8 @@ import { allowedToolsOf } from '../../storage/mcp-servers.js';
 import type { RelayContext } from './context.js';
 import { judgeDefinitions } from './definition-guard.js';
 import { mcpRegistry } from './registry-cache.js';
-import { CODES, errorResponse, isRequest, isResponse, verdictError, type Message } from './jsonrpc.js';
-import { resultSlots, serverRequestSlots, type Slots } from './text-slots.js';
+import { CODES, errorResponse, isNotification, isRequest, isResponse, verdictError, type Message } from './jsonrpc.js';
+import { notificationSlots, resultSlots, serverRequestSlots, TEXT_NOTIFICATIONS, type Slots } from './text-slots.js';
 import { definitionOf, reconcile, type ToolDefinition } from './tool-pins.js';
 
 type Obj = Record<string, unknown>;
@@ -34,7 +34,7 @@ export async function inspectDefinitionText(ctx: RelayContext, text: string): Pr
  * was asked (tools/list: pinning and the definition guard; tools/call, resources/read, prompts/get, initialize: like
  * role=tool content, injection withheld, credentials and PII redacted in place). Server requests for sampling or
  * elicitation are judged as untrusted prompts; a blocked one never reaches the agent and the server gets an error.
- * Notifications pass as they are.
+ * Log, progress and cancellation notifications are judged like tool output (dropped when unsafe); others pass as they are.
  */
 export async function guardServerMessage(ctx: RelayContext, message: Message): Promise<ServerOutcome> {
   if (isResponse(message)) {
@@ -50,6 +50,13 @@ export async function guardServerMessage(ctx: RelayContext, message: Message): P
     const guarded = await guardSlots(ctx, message, message.method, serverRequestSlots(message.method, params));
     if (guarded === message) return { forward: message };
     return { drop: true, replyUpstream: errorResponse(message.id, CODES.WITHHELD, 'Bastion withheld this request from the agent: its content was judged unsafe.') };
+  }
+  if (isNotification(message) && TEXT_NOTIFICATIONS.has(message.method as string)) {
+    // Log and progress messages can reach the model too; one that is judged unsafe (or cannot be judged) is dropped,
+    // a credential in it redacted in place.
+    const params = isObj(message.params) ? message.params : {};
+    const guarded = await guardSlots(ctx, message, message.method as string, notificationSlots(message.method as string, params));
+    return guarded === message ? { forward: message } : { drop: true };
   }
   return { forward: message };
 }

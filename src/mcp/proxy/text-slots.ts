@@ -105,3 +105,22 @@ export function serverRequestSlots(method: string, params: Obj): Slots {
   }
   return acc;
 }
+
+/** Server notifications whose text an agent may show to its model or user: judged like tool output. */
+export const TEXT_NOTIFICATIONS: ReadonlySet<string> = new Set(['notifications/message', 'notifications/progress', 'notifications/cancelled']);
+
+export function notificationSlots(method: string, params: Obj): Slots {
+  const acc: Slots = { slots: [], uninspected: 0 };
+  const tool = ['tool_result', 'tool'] as const;
+  if (method === 'notifications/message') {
+    // A log message's data is any JSON: a string is judged as itself, anything else as its JSON text.
+    if (typeof params.data === 'string') stringSlot(params, 'data', ...tool, acc.slots);
+    else jsonSlot(params, 'data', ...tool, acc.slots);
+    stringSlot(params, 'logger', ...tool, acc.slots);
+  } else if (method === 'notifications/progress') {
+    stringSlot(params, 'message', ...tool, acc.slots);
+  } else if (method === 'notifications/cancelled') {
+    stringSlot(params, 'reason', ...tool, acc.slots);
+  }
+  return acc;
+}

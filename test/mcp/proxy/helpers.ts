@@ -43,7 +43,7 @@ export async function startUpstreamMcp(t: Teardown, setup: (server: McpServer, u
     const sid = req.headers['mcp-session-id'] as string | undefined;
     let transport = sid ? sessions.get(sid) : undefined;
     if (!transport && req.method === 'POST' && list.some((m) => isInitializeRequest(m))) {
-      const server = new McpServer({ name: 'upstream', version: '1.0.0' }, { capabilities: { tools: { listChanged: true }, resources: {}, prompts: {} } });
+      const server = new McpServer({ name: 'upstream', version: '1.0.0' }, { capabilities: { tools: { listChanged: true }, resources: {}, prompts: {}, logging: {} } });
       setup(server, upstream);
       transport = new StreamableHTTPServerTransport({ sessionIdGenerator: () => randomUUID(), onsessioninitialized: (id) => void sessions.set(id, transport!) });
       transport.onclose = () => transport?.sessionId && sessions.delete(transport.sessionId);
