@@ -51,27 +51,32 @@ export function coalesce(
     scheduled = false;
     const free = lanes - inFlight;
     if (free <= 0 || waiting.length === 0) return; // the next task to settle flushes
-    const batch = waiting;
-    waiting = [];
-    for (const w of batch) if (w.onGone) w.gone!.removeEventListener('abort', w.onGone);
+    // Each free thread takes its share of what waits, counted as if every thread were free: one thread taking a large
+    // batch would leave the next one to free up idle. What is left waits for it.
+    const cap = Math.min(MAX_ITEMS_PER_TASK, Math.max(1, Math.ceil(waiting.reduce((n, w) => n + w.requests.length, 0) / lanes)));
     const groups: Waiting[][] = [];
     let open: Waiting[] = [];
     let items = 0;
-    const perLane = Math.max(1, Math.ceil(batch.reduce((n, w) => n + w.requests.length, 0) / free));
-    for (const w of batch) {
-      if (w.requests.some((r) => r.content.length > SHAREABLE_CHARS)) {
-        groups.push([w]);
-        continue;
+    let taken = 0;
+    const close = () => {
+      if (open.length > 0) groups.push(open);
+      open = [];
+      items = 0;
+    };
+    for (const w of waiting) {
+      const large = w.requests.some((r) => r.content.length > SHAREABLE_CHARS);
+      if (large || (open.length > 0 && items + w.requests.length > cap)) close();
+      if (groups.length >= free) break;
+      taken++;
+      if (large) groups.push([w]);
+      else {
+        open.push(w);
+        items += w.requests.length;
       }
-      if (open.length > 0 && (items + w.requests.length > Math.min(perLane, MAX_ITEMS_PER_TASK))) {
-        groups.push(open);
-        open = [];
-        items = 0;
-      }
-      open.push(w);
-      items += w.requests.length;
     }
-    if (open.length > 0) groups.push(open);
+    close();
+    for (const w of waiting.slice(0, taken)) if (w.onGone) w.gone!.removeEventListener('abort', w.onGone);
+    waiting = waiting.slice(taken);
     for (const group of groups) {
       // The task can be dropped while queued once every request in it is gone.
       inFlight++;

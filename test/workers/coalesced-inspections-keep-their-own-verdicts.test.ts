@@ -17,8 +17,10 @@ t.test('concurrent inspections share pool tasks but each gets its own verdicts, 
   await pool.inspect([{ content: 'What time is the standup?', kind: 'prompt' }]);
   t.equal(pool.counts().started, 1, 'one task for a lone inspection');
   const results = await Promise.all(calls.map((c) => pool.inspect(c)));
-  // The first of the 30 goes at once; the 29 that arrive while it runs share tasks, one per thread.
-  t.ok(pool.counts().started - 1 <= 3, `30 concurrent inspections took ${pool.counts().started - 1} tasks`);
+  // The first of the 30 goes at once; the 29 that arrive while it runs wait, and each thread that frees up takes its
+  // share of them (half of what waits, with two threads) in one task.
+  const tasks = pool.counts().started - 1;
+  t.ok(tasks <= 10, `30 concurrent inspections took ${tasks} tasks, not 30`);
   results.forEach((verdicts, i) => {
     t.equal(verdicts.length, calls[i].length, `call ${i} got one verdict per request`);
     if (i % 3 === 0) t.equal(verdicts[0].allowed, false, `call ${i}: its injection is blocked`);
