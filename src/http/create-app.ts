@@ -7,6 +7,7 @@ import { errorHandler } from './error-handler.js';
 import { isOpenAiPath, unknownV1Route } from './openai-errors.js';
 import { registerAccessLog } from './logging.js';
 import { validatorCompiler } from './validator.js';
+import { REQUEST_GONE } from '../workers/dispatch.js';
 
 export interface HttpAppOptions {
   logger: Logger;
@@ -103,9 +104,6 @@ function registerLifecycle(app: FastifyInstance): void {
     done();
   });
 }
-
-/** One reason for every gone request: abort() without one builds a DOMException with a stack, per request. */
-const REQUEST_GONE = Object.freeze(new DOMException('request gone', 'AbortError'));
 
 /**
  * Aborted when the request no longer has anyone waiting for it (answered, or the client disconnected): work done on

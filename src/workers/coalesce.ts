@@ -1,5 +1,5 @@
 import type { InspectionRequest, Verdict } from '../inspect/types.js';
-import { allAborted } from './dispatch.js';
+import { allAborted, REQUEST_GONE } from './dispatch.js';
 
 // Only small texts share a task: a large one (or a slow one) then cannot delay or fail its neighbours.
 const SHAREABLE_CHARS = 8 * 1024;
@@ -23,12 +23,10 @@ export interface Coalesced {
   counts(): { waiting: number; cancelled: number };
 }
 
-const GONE = Object.freeze(new DOMException('request gone', 'AbortError'));
-
 /**
  * Coalesces inspections into at most `lanes` pool tasks at a time. A request that finds a lane free goes at once (an
  * idle pool) or with what else arrives in the same turn of the event loop; while every lane is busy, requests wait
- * here and the next lane to free up takes all of them in one task. Under load one message to a thread then carries
+ * here and each lane that frees up takes its share of them in one task. Under load one message to a thread then carries
  * many requests instead of one: the per-task cost (structured clone, waking the thread, promise bookkeeping) is paid
  * once per batch, not per request. Waiting here is bounded by the running tasks' deadline.
  */
@@ -97,7 +95,7 @@ export function coalesce(
     new Promise<Verdict[]>((resolve, reject) => {
       if (gone?.aborted) {
         cancelled++;
-        return reject(GONE);
+        return reject(REQUEST_GONE);
       }
       const entry: Waiting = { requests, resolve, reject, gone, since: performance.now() };
       if (gone) {
@@ -107,7 +105,7 @@ export function coalesce(
           if (at === -1) return;
           waiting.splice(at, 1);
           cancelled++;
-          reject(GONE);
+          reject(REQUEST_GONE);
         };
         gone.addEventListener('abort', entry.onGone, { once: true });
       }

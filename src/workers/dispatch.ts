@@ -1,5 +1,5 @@
 /** The reason of every drop for a gone request: one object, not a DOMException with a stack per request. */
-const REQUEST_GONE = Object.freeze(new DOMException('request gone', 'AbortError'));
+export const REQUEST_GONE = Object.freeze(new DOMException('request gone', 'AbortError'));
 
 /** What a dispatcher has done since it was created: observability, and how tests prove cancelled work never ran. */
 export interface DispatchCounts {
@@ -68,8 +68,10 @@ export function createDispatcher(slots: number, timeoutMs: number) {
   };
 
   return {
-    /** `gone`: aborted when nobody waits for the result any more. */
-    /** `since`: when the work began waiting (performance.now()), if before this call: the deadline counts from then. */
+    /**
+     * `gone`: aborted when nobody waits for the result any more. `since`: when the work began waiting (performance.now()),
+     * if before this call: the deadline counts from then.
+     */
     submit<T>(work: (signal: AbortSignal) => Promise<T>, gone?: AbortSignal, since?: number): Promise<T> {
       return new Promise<T>((resolve, reject) => {
         if (gone?.aborted) {
