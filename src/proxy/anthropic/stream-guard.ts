@@ -3,6 +3,7 @@ import { TextGuard, type Released } from '../chat/text-guard.js';
 import type { Leak } from '../chat/leak-scanner.js';
 import { CALL_REFUSAL, sseEvent, textBlockEvents } from './synthetic.js';
 import { toolInputText } from './message-guard.js';
+import type { PumpedGuard } from '../upstream/pump.js';
 
 type Obj = Record<string, unknown>;
 
@@ -44,7 +45,7 @@ const ERROR_TYPES: Record<string, string> = { BASTION_ERR_SHUTTING_DOWN: 'overlo
  *   as they came. Event types the guard does not know are dropped: nothing is released unjudged.
  * A stream cut mid-block (or ending without message_stop) ends with an `error` event; held input is never released.
  */
-export class AnthropicStreamGuard {
+export class AnthropicStreamGuard implements PumpedGuard {
   private readonly queue: Queued[] = [];
   private readonly parser = createParser({ onEvent: (message) => this.queue.push({ message, event: parse(message.data) }) });
   private readonly blocks = new Map<number, OpenBlock>();
@@ -63,11 +64,11 @@ export class AnthropicStreamGuard {
 
   /** The upstream closed before message_stop: what was judged is out, what is held stays held. */
   finish(): void {
-    this.interrupt({ code: 'BASTION_ERR_STREAM_INTERRUPTED', message: 'The upstream stream ended before the message was complete.' });
+    this.fail({ code: 'BASTION_ERR_STREAM_INTERRUPTED', message: 'The upstream stream ended before the message was complete.' });
   }
 
   /** Ends the stream with Anthropic's `error` event (upstream failure, shutdown, a bound exceeded). */
-  interrupt(error: { code: string; message: string }): void {
+  fail(error: { code: string; message: string }): void {
     if (this.ended) return;
     this.emit({ type: 'error', error: { type: ERROR_TYPES[error.code] ?? 'api_error', message: error.message, code: error.code } });
     this.ended = true;
@@ -127,7 +128,7 @@ export class AnthropicStreamGuard {
       if (delta.type !== 'input_json_delta' || typeof delta.partial_json !== 'string') return;
       open.input += delta.partial_json;
       this.toolBytes += delta.partial_json.length;
-      if (this.toolBytes > this.hooks.maxToolBytes) this.interrupt({ code: 'BASTION_ERR_TOOL_CALL_TOO_LARGE', message: 'A tool call exceeded the size Bastion inspects.' });
+      if (this.toolBytes > this.hooks.maxToolBytes) this.fail({ code: 'BASTION_ERR_TOOL_CALL_TOO_LARGE', message: 'A tool call exceeded the size Bastion inspects.' });
       return;
     }
     if (open.kind === 'text' && delta.type === 'text_delta') {
@@ -166,7 +167,7 @@ export class AnthropicStreamGuard {
 
   private messageDelta(event: Obj, message: EventSourceMessage): void {
     if ([...this.blocks.values()].some((b) => b.kind === 'tool')) {
-      return this.interrupt({ code: 'BASTION_ERR_STREAM_INTERRUPTED', message: 'The message ended inside a tool call.' });
+      return this.fail({ code: 'BASTION_ERR_STREAM_INTERRUPTED', message: 'The message ended inside a tool call.' });
     }
     for (const [index, open] of this.blocks) if (open.kind === 'text') this.releaseText(index, open.guard.flush());
     this.outputTokens = Number((event.usage as Obj | undefined)?.output_tokens) || this.outputTokens;

@@ -30,13 +30,6 @@ export function relayMessageStream(request: FastifyRequest, upstream: Dispatcher
     },
   });
 
-  pumpGuarded(request, upstream, abort, out, {
-    feed: (text) => guard.feed(text),
-    get ended() {
-      return guard.ended;
-    },
-    finish: () => guard.finish(),
-    fail: (error) => guard.interrupt(error),
-  });
+  pumpGuarded(request, upstream, abort, out, guard);
   return out;
 }

@@ -3,6 +3,7 @@ import { TextGuard } from '../chat/text-guard.js';
 import { redactLeaks } from '../chat/leak-scanner.js';
 import { callText, isClientCall, type OutputReport } from './output-guard.js';
 import { messageEvents, sseEvent } from './synthetic.js';
+import type { PumpedGuard } from '../upstream/pump.js';
 
 type Obj = Record<string, unknown>;
 
@@ -54,7 +55,7 @@ interface HeldText {
  * link is replaced in place by `[REDACTED:<type>]` and the rest of the text flows on; `.done` events, content parts,
  * items and the final Response carry the released text. Events are renumbered (sequence_number) as they are written.
  */
-export class ResponsesStreamGuard {
+export class ResponsesStreamGuard implements PumpedGuard {
   private readonly parser = createParser({ onEvent: (e) => this.queue.push(e) });
   private readonly queue: EventSourceMessage[] = [];
   private readonly held = new Map<number, HeldCall>();
@@ -79,11 +80,11 @@ export class ResponsesStreamGuard {
     if (this.ended) return;
     this.held.clear();
     await this.releasePending();
-    this.interrupt({ code: 'BASTION_ERR_STREAM_INTERRUPTED', message: 'The upstream stream ended before the response was complete.' });
+    this.fail({ code: 'BASTION_ERR_STREAM_INTERRUPTED', message: 'The upstream stream ended before the response was complete.' });
   }
 
   /** Ends the stream with the Responses API's own `error` event (shutdown, upstream failure). */
-  interrupt(error: { code: string; message: string }): void {
+  fail(error: { code: string; message: string }): void {
     if (this.ended) return;
     this.emit({ type: 'error', code: error.code, message: error.message, param: null });
     this.ended = true;
@@ -131,7 +132,7 @@ export class ResponsesStreamGuard {
     if (typeof delta !== 'string') return;
     this.held.get(index)!.arguments += delta;
     this.toolBytes += delta.length;
-    if (this.toolBytes > this.hooks.maxToolBytes) this.interrupt({ code: 'BASTION_ERR_TOOL_CALL_TOO_LARGE', message: 'A tool call exceeded the size Bastion inspects.' });
+    if (this.toolBytes > this.hooks.maxToolBytes) this.fail({ code: 'BASTION_ERR_TOOL_CALL_TOO_LARGE', message: 'A tool call exceeded the size Bastion inspects.' });
   }
 
   private async releaseCall(index: number, doneItem?: Obj): Promise<void> {

@@ -28,13 +28,6 @@ export function relayResponseStream(request: FastifyRequest, upstream: Dispatche
     finalise: (response) => report.apply(response, request.id, request),
   });
 
-  pumpGuarded(request, upstream, abort, out, {
-    feed: (text) => guard.feed(text),
-    get ended() {
-      return guard.ended;
-    },
-    finish: () => guard.finish(),
-    fail: (error) => guard.interrupt(error),
-  });
+  pumpGuarded(request, upstream, abort, out, guard);
   return out;
 }
