@@ -1,22 +1,11 @@
 import t from 'tap';
 import { domainToASCII } from 'node:url';
 import { phishingLayer } from '../../src/inspect/layers/phishing.js';
+import { createContext } from '../../src/inspect/run-layers.js';
 import { DEFAULT_POLICY, type Flag, type InspectionContext } from '../../src/inspect/types.js';
 
 function scan(content: string, allowDomains: string[] = []): InspectionContext {
-  const ctx: InspectionContext = {
-    content,
-    kind: 'prompt',
-    policy: { ...DEFAULT_POLICY, allowDomains },
-    ers: { score: 0, shadowBanned: false },
-    views: [{ name: 'original', text: content }],
-    flags: [],
-    secrets: [],
-    signals: {},
-    neutralize: [],
-    risk: 'LOW',
-    action: 'allow',
-  };
+  const ctx = createContext({ content, kind: 'prompt', policy: { ...DEFAULT_POLICY, allowDomains } });
   phishingLayer.run(ctx);
   return ctx;
 }
