@@ -6,6 +6,7 @@ import { rateLimitHeaders } from '../../limits/headers.js';
 import { gatewaySecret } from '../../storage/gateway-secrets.js';
 import type { McpServerRow } from '../../storage/mcp-servers.js';
 import { relayContext, type RelayContext } from './context.js';
+import { credentialHeaderOf } from './credential-header.js';
 import { mcpRegistry, type CachedServer } from './registry-cache.js';
 import { guardAgentMessage } from './guard-agent.js';
 import { CODES, errorResponse, isRequest, messagesOf, type Message } from './jsonrpc.js';
@@ -55,7 +56,7 @@ export async function mcpProxyRoutes(app: FastifyInstance): Promise<void> {
       headers[SESSION] = id;
     }
     if (credential instanceof Error) throw new BastionError('MCP_CREDENTIAL_NEEDS_MASTER_KEY', { cause: credential });
-    if (credential !== undefined) headers[server.credential_header ?? 'authorization'] = credential;
+    if (credential !== undefined) headers[credentialHeaderOf(server)] = credential;
     return headers;
   };
 
