@@ -24,6 +24,7 @@ import { createInspectorPool } from './workers/pool.js';
 import { VerdictCache } from './workers/verdict-cache.js';
 import { Upstream } from './proxy/upstream/client.js';
 import { assertEvolutionConfig, createEvolution } from './evolution/service.js';
+import { noteOwnListeners } from './mcp/proxy/own-listeners.js';
 
 export class StartupError extends Error {}
 
@@ -148,6 +149,7 @@ export async function startGateway(config: Config, logStream?: DestinationStream
     const addr = app.server.address();
     return typeof addr === 'object' && addr ? addr.port : 0;
   };
+  noteOwnListeners(services, [portOf(proxy), portOf(admin)]); // an MCP upstream URL must not name them
   const idle = config.idleGcMs > 0 ? collectWhenIdle([proxy.server, admin.server], config.idleGcMs, loggedGc(services.logger)) : undefined;
   let closing: Promise<void> | undefined;
   return {
