@@ -39,7 +39,7 @@ export interface Gateway {
 
 export async function createServices(config: Config, logger: Logger): Promise<Services> {
   assertEvolutionConfig(config);
-  const storage = openStorage(config.databaseUrl, { masterKey: config.masterKey });
+  const storage = openStorage(config.databaseUrl, { masterKey: config.masterKey, anchorFile: config.activityAnchorFile });
   let revokedBootstrap: string[];
   try {
     await migrate(storage);

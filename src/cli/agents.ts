@@ -19,7 +19,7 @@ export async function agentsCommand(config: Config, argv: string[]): Promise<num
   const tenant = values.tenant;
   if (!tenant || !TENANT_ID.test(tenant) || positionals.length > 0) throw new UsageError(AGENTS_USAGE);
   if (!config.masterKey) throw new StartupError('BASTION_MASTER_KEY is needed: the activity log is keyed with a key derived from it');
-  const storage = openStorage(config.databaseUrl, { masterKey: config.masterKey });
+  const storage = openStorage(config.databaseUrl, { masterKey: config.masterKey, anchorFile: config.activityAnchorFile });
   try {
     await migrate(storage);
     const result = await verifyActivityLog(storage, tenant);
