@@ -31,7 +31,7 @@ export class AnchorFile {
 
   constructor(readonly path: string) {}
 
-  /** The anchors as stored; a missing file holds none. A file that is not ours reads as one that lost every anchor. */
+  /** The anchors as stored; a missing file holds none; an unreadable one throws (verify-log reports it, nothing overwrites it). */
   read(): Record<string, Anchor> {
     let text: string;
     try {
@@ -41,7 +41,8 @@ export class AnchorFile {
       throw err;
     }
     const parsed = JSON.parse(text) as unknown;
-    return parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, Anchor>) : {};
+    if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error('activity anchor file is not an object');
+    return parsed as Record<string, Anchor>;
   }
 
   /** Moves a tenant's anchor forward to `anchor` (never back). */

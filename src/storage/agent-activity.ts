@@ -124,14 +124,20 @@ export async function verifyActivityLog(storage: { db: Kysely<Database>; activit
   const broken = firstBreak(key, all, head ? { tenant_id: tenantId, seq: Number(head.seq), hash: head.hash, legacy_seq: Number(head.legacy_seq), mac: head.mac } : undefined) ?? (await missingRecords(storage, key, tenantId, all));
   if (!broken && all.length > 0) {
     const last = all[all.length - 1];
-    await storage.activityAnchor?.advance(tenantId, { seq: last.seq, hash: last.hash, mac: anchorMac(key, tenantId, last.seq, last.hash) });
+    // Best effort: a verify that cannot write the anchor still reports what it found (the next append anchors too).
+    await storage.activityAnchor?.advance(tenantId, { seq: last.seq, hash: last.hash, mac: anchorMac(key, tenantId, last.seq, last.hash) }).catch(() => undefined);
   }
   return { tenant_id: tenantId, records: all.length, intact: broken === undefined, ...(broken ? { first_break: broken } : {}) };
 }
 
 /** A consistent chain that lacks what the anchor saw, or that is empty for a tenant with agents or quotes. */
 async function missingRecords(storage: { db: Kysely<Database>; activityAnchor?: AnchorFile }, key: Buffer, tenantId: string, all: { seq: number; hash: string }[]): Promise<ChainBreak | undefined> {
-  const anchor = storage.activityAnchor?.read()[tenantId];
+  let anchor;
+  try {
+    anchor = storage.activityAnchor?.read()[tenantId];
+  } catch {
+    return { seq: 0, reason: 'anchor_mismatch' }; // unreadable or not JSON: nothing says how far the log had got
+  }
   if (anchor) {
     if (!anchorIntact(key, tenantId, anchor)) return { seq: Number(anchor.seq) || 0, reason: 'anchor_mismatch' };
     if (all.length < anchor.seq || !sameDigest(all[anchor.seq - 1].hash, anchor.hash)) return { seq: anchor.seq, reason: 'rolled_back' };

@@ -59,6 +59,8 @@ for (const backend of ['sqlite', 'postgres'] as StorageBackend[]) {
       anchors.initech.seq = 1;
       writeFileSync(file, JSON.stringify(anchors));
       t.match(await verify('initech'), { intact: false, first_break: { reason: 'anchor_mismatch' } });
+      writeFileSync(file, 'not json');
+      t.match(await verify('initech'), { intact: false, first_break: { seq: 0, reason: 'anchor_mismatch' } }, 'an unreadable anchor file is reported too');
     });
   });
 }
