@@ -25,6 +25,7 @@ import { VerdictCache } from './workers/verdict-cache.js';
 import { Upstream } from './proxy/upstream/client.js';
 import { assertEvolutionConfig, createEvolution } from './evolution/service.js';
 import { noteOwnListeners } from './mcp/proxy/own-listeners.js';
+import { RedisAnchor, useRedisAnchor } from './storage/activity-anchor.js';
 
 export class StartupError extends Error {}
 
@@ -55,6 +56,7 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
 
   const redis = config.redisUrl ? createRedis(config.redisUrl) : undefined;
   if (redis && !(await connectRedis(redis))) logger.warn({ dependency: 'redis' }, 'redis unreachable at start; metered routes answer 503 until it is back');
+  if (redis && storage.activityKey && useRedisAnchor(config)) storage.activityAnchor = new RedisAnchor(redis, config.redisPrefix);
   const broadcast = redis ? redisBroadcast(redis, `${config.redisPrefix}events`) : localBroadcast();
   // Without Redis nothing would tell this process about a revocation made elsewhere (the CLI), so no key cache.
   // A key cache needs to hear about revocations made elsewhere: over Redis, or (one SQLite file) from its

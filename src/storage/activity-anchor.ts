@@ -2,6 +2,7 @@ import { createHmac } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import canonicalize from 'canonicalize';
+import type { Redis } from 'ioredis';
 import { sameDigest } from '../agents/activity-chain.js';
 
 /**
@@ -25,8 +26,16 @@ export function anchorMac(key: Buffer, tenantId: string, seq: number, hash: stri
 export const anchorIntact = (key: Buffer, tenantId: string, a: Anchor): boolean =>
   Number.isSafeInteger(a.seq) && a.seq > 0 && typeof a.hash === 'string' && typeof a.mac === 'string' && sameDigest(a.mac, anchorMac(key, tenantId, a.seq, a.hash));
 
+/** Where anchors are kept: a file (one instance, or a shared volume) or Redis (every replica). */
+export interface AnchorStore {
+  /** The tenant's anchor, or undefined; throws when the store cannot be read (reported, never overwritten). */
+  get(tenantId: string): Promise<Anchor | undefined>;
+  /** Moves a tenant's anchor forward to `anchor` (never back). */
+  advance(tenantId: string, anchor: Anchor): Promise<void>;
+}
+
 /** A JSON file of anchors by tenant, replaced atomically (write then rename); advances are serialised in-process. */
-export class AnchorFile {
+export class AnchorFile implements AnchorStore {
   private queue: Promise<unknown> = Promise.resolve();
 
   constructor(readonly path: string) {}
@@ -45,7 +54,10 @@ export class AnchorFile {
     return parsed as Record<string, Anchor>;
   }
 
-  /** Moves a tenant's anchor forward to `anchor` (never back). */
+  async get(tenantId: string): Promise<Anchor | undefined> {
+    return this.read()[tenantId];
+  }
+
   advance(tenantId: string, anchor: Anchor): Promise<void> {
     const step = this.queue.then(() => {
       const all = this.read();
@@ -62,11 +74,42 @@ export class AnchorFile {
 }
 
 /**
- * Where the anchors are kept: BASTION_ACTIVITY_ANCHOR_FILE, else next to an SQLite database file. A PostgreSQL
- * deployment names the file (on a volume the database's administrators cannot write); without it, no anchor.
+ * The anchor file: BASTION_ACTIVITY_ANCHOR_FILE, else next to an SQLite database file (unless Redis holds the anchors:
+ * useRedisAnchor). A PostgreSQL deployment without Redis names the file; without either, no anchor.
  */
 export function anchorPath(databaseUrl: string, configured: string | undefined): string | undefined {
   if (configured) return resolve(configured);
   if (!databaseUrl.startsWith('sqlite:') || databaseUrl === 'sqlite::memory:') return undefined;
   return `${resolve(databaseUrl.slice('sqlite:'.length))}.activity-anchor.json`;
+}
+
+// Compare-and-set in one step, so replicas advancing at once never move an anchor back.
+const ADVANCE = `local cur = redis.call('GET', KEYS[1])
+if cur and tonumber(cjson.decode(cur).seq) >= tonumber(ARGV[1]) then return 0 end
+redis.call('SET', KEYS[1], ARGV[2])
+return 1`;
+
+/** Anchors in Redis (`{prefix}activity-anchor:{tenant}`), shared by every replica and the CLI. */
+export class RedisAnchor implements AnchorStore {
+  constructor(
+    private readonly redis: Redis,
+    private readonly prefix: string,
+  ) {}
+
+  async get(tenantId: string): Promise<Anchor | undefined> {
+    const text = await this.redis.get(`${this.prefix}activity-anchor:${tenantId}`);
+    if (text === null) return undefined;
+    const parsed = JSON.parse(text) as unknown;
+    if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error('activity anchor is not an object');
+    return parsed as Anchor;
+  }
+
+  async advance(tenantId: string, anchor: Anchor): Promise<void> {
+    await this.redis.eval(ADVANCE, 1, `${this.prefix}activity-anchor:${tenantId}`, String(anchor.seq), JSON.stringify(anchor));
+  }
+}
+
+/** Redis when configured and no file is named: every replica and the CLI then share one anchor per tenant. */
+export function useRedisAnchor(config: { redisUrl?: string; activityAnchorFile?: string }): boolean {
+  return Boolean(config.redisUrl) && !config.activityAnchorFile;
 }

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import { GENESIS_HASH, firstBreak, headMac, recordMac, sameDigest, type ChainBreak } from '../agents/activity-chain.js';
-import { anchorIntact, anchorMac, type AnchorFile } from './activity-anchor.js';
+import { anchorIntact, anchorMac, type AnchorStore } from './activity-anchor.js';
 import { BastionError } from '../errors.js';
 import type { Dialect } from './database.js';
 import type { Database } from './schema.js';
@@ -9,7 +9,7 @@ import type { Database } from './schema.js';
 export interface ChainWriter {
   dialect: Dialect;
   activityKey?: Buffer;
-  activityAnchor?: AnchorFile;
+  activityAnchor?: AnchorStore;
 }
 
 /** No master key, no chain key: agents and payments refuse (503) rather than write records nobody can verify. */
@@ -102,7 +102,7 @@ export interface VerifyResult {
  * compares it with what it must hold: the anchor kept outside the database (activity-anchor.ts), and at least one
  * record when the tenant has agents or quotes. An intact log moves the anchor to its head.
  */
-export async function verifyActivityLog(storage: { db: Kysely<Database>; activityKey?: Buffer; activityAnchor?: AnchorFile }, tenantId: string): Promise<VerifyResult> {
+export async function verifyActivityLog(storage: { db: Kysely<Database>; activityKey?: Buffer; activityAnchor?: AnchorStore }, tenantId: string): Promise<VerifyResult> {
   const key = activityKeyOf(storage);
   const { db } = storage;
   const head = await db.selectFrom('agent_log_heads').select(['seq', 'hash', 'legacy_seq', 'mac']).where('tenant_id', '=', tenantId).executeTakeFirst();
@@ -131,12 +131,12 @@ export async function verifyActivityLog(storage: { db: Kysely<Database>; activit
 }
 
 /** A consistent chain that lacks what the anchor saw, or that is empty for a tenant with agents or quotes. */
-async function missingRecords(storage: { db: Kysely<Database>; activityAnchor?: AnchorFile }, key: Buffer, tenantId: string, all: { seq: number; hash: string }[]): Promise<ChainBreak | undefined> {
+async function missingRecords(storage: { db: Kysely<Database>; activityAnchor?: AnchorStore }, key: Buffer, tenantId: string, all: { seq: number; hash: string }[]): Promise<ChainBreak | undefined> {
   let anchor;
   try {
-    anchor = storage.activityAnchor?.read()[tenantId];
+    anchor = await storage.activityAnchor?.get(tenantId);
   } catch {
-    return { seq: 0, reason: 'anchor_mismatch' }; // unreadable or not JSON: nothing says how far the log had got
+    return { seq: 0, reason: 'anchor_mismatch' }; // unreadable, not JSON, or the store is down: nothing says how far the log had got
   }
   if (anchor) {
     if (!anchorIntact(key, tenantId, anchor)) return { seq: Number(anchor.seq) || 0, reason: 'anchor_mismatch' };

@@ -5,7 +5,7 @@ import SQLite from 'better-sqlite3';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect } from 'kysely';
 import type pgModule from 'pg';
 import { chainKey } from '../agents/activity-chain.js';
-import { AnchorFile, anchorPath } from './activity-anchor.js';
+import { AnchorFile, anchorPath, type AnchorStore } from './activity-anchor.js';
 import { migrationProvider } from './migrations/index.js';
 import type { Database } from './schema.js';
 
@@ -19,7 +19,7 @@ export interface Storage {
   /** The activity chain's HMAC key, derived from BASTION_MASTER_KEY (never stored); absent without a master key. */
   activityKey?: Buffer;
   /** The activity log's anchor outside the database (activity-anchor.ts); absent when none is configured. */
-  activityAnchor?: AnchorFile;
+  activityAnchor?: AnchorStore;
   /** SQLite only: changes when another connection (the CLI) committed a write. */
   externalWrites?: () => number;
   close(): Promise<void>;
