@@ -26,7 +26,8 @@ export async function agentsCommand(config: Config, argv: string[]): Promise<num
   const redis = config.redisUrl && useRedisAnchor(config) ? createRedis(config.redisUrl) : undefined;
   try {
     if (redis) {
-      await connectRedis(redis);
+      // Unreachable, the anchors cannot be compared: an error, not a verdict on the log.
+      if (!(await connectRedis(redis))) throw new StartupError('Redis is unreachable: the activity log anchors are kept there (REDIS_URL)');
       storage.activityAnchor = new RedisAnchor(redis, config.redisPrefix);
     }
     await migrate(storage);
