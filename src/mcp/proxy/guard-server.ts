@@ -8,7 +8,8 @@ import { allowedToolsOf } from '../../storage/mcp-servers.js';
 import type { RelayContext } from './context.js';
 import { judgeDefinitions } from './definition-guard.js';
 import { mcpRegistry } from './registry-cache.js';
-import { CODES, errorResponse, isNotification, isRequest, isResponse, verdictError, type Message } from './jsonrpc.js';
+import { MAX_OPEN_PER_SESSION } from './session-ledger.js';
+import { CODES, errorResponse, isNotification, isRequest, isResponse, MAX_DEPTH, nestsDeeper, verdictError, type Message } from './jsonrpc.js';
 import { notificationSlots, resultSlots, serverRequestSlots, TEXT_NOTIFICATIONS, type Slots } from './text-slots.js';
 import { definitionOf, reconcile, type ToolDefinition } from './tool-pins.js';
 
@@ -37,9 +38,16 @@ export async function inspectDefinitionText(ctx: RelayContext, text: string): Pr
  * Log, progress and cancellation notifications are judged like tool output (dropped when unsafe); others pass as they are.
  */
 export async function guardServerMessage(ctx: RelayContext, message: Message): Promise<ServerOutcome> {
+  if (nestsDeeper(message)) return tooDeep(ctx, message);
   if (isResponse(message)) {
-    const open = ctx.open.get(message.id);
-    if (!open) return { forward: message };
+    // Whatever stream carries it, an answer is judged by what the agent asked; an answer to an id the agent never
+    // sent, or already had answered, is dropped. Taken before judging, so a duplicate racing this one finds nothing.
+    const open = ctx.ledger.agent.get(message.id);
+    if (!open) {
+      ctx.count('other', 'withheld', { reason: 'unrequested_answer' });
+      return { drop: true };
+    }
+    ctx.ledger.agent.delete(message.id);
     if (isObj(message.error)) return { forward: await guardError(ctx, message, open.method) };
     if (!isObj(message.result)) return { forward: message };
     if (open.method === 'tools/list') return { forward: await guardToolsList(ctx, message) };
@@ -48,8 +56,13 @@ export async function guardServerMessage(ctx: RelayContext, message: Message): P
   if (isRequest(message) && (message.method === 'sampling/createMessage' || message.method === 'elicitation/create')) {
     const params = isObj(message.params) ? message.params : {};
     const guarded = await guardSlots(ctx, message, message.method, serverRequestSlots(message.method, params));
-    if (guarded === message) return { forward: message };
-    return { drop: true, replyUpstream: errorResponse(message.id, CODES.WITHHELD, 'Bastion withheld this request from the agent: its content was judged unsafe.') };
+    if (guarded !== message) return { drop: true, replyUpstream: errorResponse(message.id, CODES.WITHHELD, 'Bastion withheld this request from the agent: its content was judged unsafe.') };
+  }
+  if (isRequest(message)) {
+    // The agent's answer to it is judged as what it answers (guard-agent.ts): remember what was asked.
+    if (ctx.ledger.server.size >= MAX_OPEN_PER_SESSION) return { drop: true, replyUpstream: errorResponse(message.id, CODES.WITHHELD, 'Bastion withheld this request from the agent: too many of its requests are unanswered.') };
+    ctx.ledger.server.set(message.id, message.method);
+    return { forward: message };
   }
   if (isNotification(message) && TEXT_NOTIFICATIONS.has(message.method as string)) {
     // Log and progress messages can reach the model too; one that is judged unsafe (or cannot be judged) is dropped,
@@ -59,6 +72,21 @@ export async function guardServerMessage(ctx: RelayContext, message: Message): P
     return guarded === message ? { forward: message } : { drop: true };
   }
   return { forward: message };
+}
+
+/** A message nested too deep to judge: an answer the agent waits for becomes -32051, a server request an error upstream. */
+function tooDeep(ctx: RelayContext, message: Message): ServerOutcome {
+  const reason = `it nests deeper than ${MAX_DEPTH} levels`;
+  if (isResponse(message)) {
+    const open = ctx.ledger.agent.get(message.id);
+    if (!open) return { drop: true };
+    ctx.ledger.agent.delete(message.id);
+    ctx.count(open.method, 'withheld', { reason: 'too_deep' });
+    return { forward: verdictError(message.id, CODES.WITHHELD, `Bastion withheld the server's answer: ${reason}.`, { request_id: ctx.request.id, action: 'block', stage: 'tool_result', reason: 'too_deep' }) };
+  }
+  ctx.count(typeof message.method === 'string' ? message.method : 'other', 'withheld', { reason: 'too_deep' });
+  if (isRequest(message)) return { drop: true, replyUpstream: errorResponse(message.id, CODES.INVALID_REQUEST, `Bastion did not relay this request: ${reason}.`) };
+  return { drop: true };
 }
 
 /** Judges the slots in one pool task; any block (or failure) withholds the whole message, redactions are written back. */
