@@ -10,7 +10,7 @@ import { judgeDefinitions } from './definition-guard.js';
 import { mcpRegistry } from './registry-cache.js';
 import { MAX_OPEN_PER_SESSION } from './session-ledger.js';
 import { CODES, errorResponse, isNotification, isRequest, isResponse, MAX_DEPTH, nestsDeeper, verdictError, type Message } from './jsonrpc.js';
-import { notificationSlots, resultSlots, serverRequestSlots, TEXT_NOTIFICATIONS, type Slots } from './text-slots.js';
+import { MAX_SLOTS, notificationSlots, resultSlots, serverRequestSlots, type Slots } from './text-slots.js';
 import { definitionOf, reconcile, type ToolDefinition } from './tool-pins.js';
 
 type Obj = Record<string, unknown>;
@@ -51,7 +51,7 @@ export async function guardServerMessage(ctx: RelayContext, message: Message): P
     if (isObj(message.error)) return { forward: await guardError(ctx, message, open.method) };
     if (!isObj(message.result)) return { forward: message };
     if (open.method === 'tools/list') return { forward: await guardToolsList(ctx, message) };
-    return { forward: await guardSlots(ctx, message, open.method, resultSlots(open.method, message.result), open.tool) };
+    return { forward: await guardSlots(ctx, message, open.method, resultSlots(message.result), open.tool) };
   }
   if (isRequest(message) && (message.method === 'sampling/createMessage' || message.method === 'elicitation/create')) {
     const params = isObj(message.params) ? message.params : {};
@@ -64,9 +64,9 @@ export async function guardServerMessage(ctx: RelayContext, message: Message): P
     ctx.ledger.server.set(message.id, message.method);
     return { forward: message };
   }
-  if (isNotification(message) && TEXT_NOTIFICATIONS.has(message.method as string)) {
-    // Log and progress messages can reach the model too; one that is judged unsafe (or cannot be judged) is dropped,
-    // a credential in it redacted in place.
+  if (isNotification(message)) {
+    // Log and progress messages, cancellation reasons, updated resources' uris can reach the model too; one that is
+    // judged unsafe (or cannot be judged) is dropped, a credential in it redacted in place.
     const params = isObj(message.params) ? message.params : {};
     const guarded = await guardSlots(ctx, message, message.method as string, notificationSlots(message.method as string, params));
     return guarded === message ? { forward: message } : { drop: true };
@@ -90,12 +90,13 @@ function tooDeep(ctx: RelayContext, message: Message): ServerOutcome {
 }
 
 /** Judges the slots in one pool task; any block (or failure) withholds the whole message, redactions are written back. */
-async function guardSlots(ctx: RelayContext, message: Message, method: string, { slots, uninspected }: Slots, tool?: string): Promise<Message> {
+async function guardSlots(ctx: RelayContext, message: Message, method: string, { slots, uninspected, overflow }: Slots, tool?: string): Promise<Message> {
   const id = (message.id ?? null) as string | number | null;
   const withhold = (reason: string, extra: Obj = {}) => {
     ctx.count(method, 'withheld', { reason, ...(tool ? { tool } : {}) });
     return verdictError(id, CODES.WITHHELD, `Bastion withheld the server's answer: ${reason.replace(/_/g, ' ')}.`, { request_id: ctx.request.id, action: 'block', stage: 'tool_result', reason, ...extra });
   };
+  if (overflow) return withhold('too_many_fields', { max_fields: MAX_SLOTS });
   if (uninspected > 0 && (await tenantPolicies(ctx.request.server.services).get(ctx.tenantId)).contentParts === 'block_unknown') return withhold('uninspectable_content');
   if (slots.length === 0) {
     ctx.count(method, 'allowed');
@@ -155,8 +156,12 @@ async function guardToolsList(ctx: RelayContext, message: Message): Promise<Mess
     ctx.count('tools/list', 'withheld', { reason: 'too_many_tools' });
     return verdictError(id, CODES.WITHHELD, `Bastion withheld the tool list: more than ${MAX_TOOLS} tools on one page.`, { request_id: ctx.request.id, action: 'block', reason: 'too_many_tools' });
   }
-  const entries = tools.flatMap((tool) => {
+  // A tool that cannot be pinned (no name, a name over 128 characters, not an object) is withheld, named by its
+  // position: its name is never echoed, and the list is never relayed as it came.
+  const unpinnable: { name: string; reason: string }[] = [];
+  const entries = tools.flatMap((tool, i) => {
     const def = isObj(tool) ? definitionOf(tool) : undefined;
+    if (!def) unpinnable.push({ name: `#${i}`, reason: 'unpinnable' });
     return def ? [{ tool: tool as Obj, def }] : [];
   });
   const { storage } = ctx.request.server.services;
@@ -168,7 +173,7 @@ async function guardToolsList(ctx: RelayContext, message: Message): Promise<Mess
     await registry.changed(ctx.tenantId);
   }
   const candidates: ToolDefinition[] = entries.filter((e) => !rec.withheld.has(e.def.name)).map((e) => e.def);
-  const withheld: { name: string; reason: string; findings?: unknown }[] = [...rec.withheld].map(([name, reason]) => ({ name, reason }));
+  const withheld: { name: string; reason: string; findings?: unknown }[] = [...unpinnable, ...[...rec.withheld].map(([name, reason]) => ({ name, reason }))];
   try {
     const otherToolNames = await registry.otherToolNames(ctx.tenantId, ctx.server.name);
     const verdicts = await judgeDefinitions(candidates, (text) => inspectDefinitionText(ctx, text), { scope: ctx.tenantId, otherToolNames });
