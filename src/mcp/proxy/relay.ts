@@ -39,12 +39,12 @@ async function relaySse(ctx: RelayContext, body: AsyncIterable<Buffer>, target: 
   let failure: string | undefined;
   try {
     for await (const event of sseEvents(body, target.limit)) {
-      if (res.destroyed) return;
+      if (res.destroyed) return void takeUnanswered(ctx);
       const out = await guardEvent(ctx, event, target);
       if (out !== undefined) await write(res, sseFrame(out, event));
     }
   } catch (err) {
-    if (res.destroyed) return;
+    if (res.destroyed) return void takeUnanswered(ctx);
     failure = err instanceof UpstreamProtocolError ? 'the MCP server sent a message that is not JSON-RPC or too large' : 'the MCP server went away before answering';
   }
   for (const [id, asked] of takeUnanswered(ctx)) await write(res, sseFrame(upstreamFailed(ctx, id, asked, failure ?? 'the MCP server ended the stream before answering')));
@@ -125,8 +125,8 @@ async function guardOne(ctx: RelayContext, message: Message, target: RelayTarget
 }
 
 /**
- * The exchange's requests that no stream of the session has answered: they get an error here, and are taken from the
- * session so that a late answer from the server is dropped (the agent had its answer).
+ * The exchange's requests that no stream of the session has answered: they get an error here (unless the agent left),
+ * and are taken from the session so that a late answer from the server is dropped (the agent had its answer or is gone).
  */
 function takeUnanswered(ctx: RelayContext): [Id, Asked][] {
   const left = [...ctx.open].filter(([id]) => ctx.ledger.agent.has(id));

@@ -192,6 +192,8 @@ export async function mcpProxyRoutes(app: FastifyInstance): Promise<void> {
         return answerJson(reply, batch ? all : all[0]);
       }
       for (const m of forwarded) {
+        // A cancelled request expects no answer: the session stops waiting for it (a late one is dropped).
+        if (m.method === 'notifications/cancelled') ctx.ledger.agent.delete((m.params as { requestId?: Id } | undefined)?.requestId as Id);
         if (!isRequest(m)) continue;
         const params = (m.params ?? {}) as { name?: unknown };
         const asked = { method: m.method, ...(m.method === 'tools/call' && typeof params.name === 'string' ? { tool: params.name } : {}) };
