@@ -2,7 +2,7 @@ import { createServer } from 'node:http';
 import t from 'tap';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { call } from '../../helpers/http.js';
-import { agent, proxyGateway, register } from './helpers.js';
+import { agent, listenLoopback, proxyGateway, register } from './helpers.js';
 
 const DEPTH = 200_000;
 
@@ -25,12 +25,7 @@ async function deepUpstream(t: { teardown(fn: () => unknown): void }) {
     const tree = `${'['.repeat(DEPTH)}${']'.repeat(DEPTH)}`;
     res.end(`event: message\ndata: {"jsonrpc":"2.0","id":${JSON.stringify(msg.id)},"result":{"content":[],"structuredContent":{"tree":${tree}}}}\n\n`);
   });
-  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
-  t.teardown(() => {
-    http.closeAllConnections();
-    return new Promise((resolve) => http.close(resolve));
-  });
-  return { url: `http://127.0.0.1:${(http.address() as { port: number }).port}/mcp`, methods };
+  return { url: `${await listenLoopback(t, http)}/mcp`, methods };
 }
 
 t.test('malformed shapes get JSON-RPC answers, never a 500 or silence', async (t) => {

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { call } from '../../helpers/http.js';
-import { agent, proxyGateway, register } from './helpers.js';
+import { agent, listenLoopback, proxyGateway, register } from './helpers.js';
 
 /** The SDK's stateless mode: no session ids, a new server and transport for every POST, GET and DELETE refused. */
 async function statelessUpstream(t: { teardown(fn: () => unknown): void }) {
@@ -21,12 +21,7 @@ async function statelessUpstream(t: { teardown(fn: () => unknown): void }) {
     await server.connect(transport);
     await transport.handleRequest(req, res, JSON.parse(Buffer.concat(chunks).toString()));
   });
-  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
-  t.teardown(() => {
-    http.closeAllConnections();
-    return new Promise((resolve) => http.close(resolve));
-  });
-  return { url: `http://127.0.0.1:${(http.address() as { port: number }).port}/mcp`, sessionHeaders };
+  return { url: `${await listenLoopback(t, http)}/mcp`, sessionHeaders };
 }
 
 t.test('a server that issues no session id is proxied in a session of Bastion\'s own', async (t) => {
