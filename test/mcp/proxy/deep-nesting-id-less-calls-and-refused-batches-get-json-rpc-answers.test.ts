@@ -2,7 +2,7 @@ import { createServer } from 'node:http';
 import t from 'tap';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { call } from '../../helpers/http.js';
-import { agent, listenLoopback, proxyGateway, register } from './helpers.js';
+import { listenLoopback, proxiedAgent } from './helpers.js';
 
 const DEPTH = 200_000;
 
@@ -29,12 +29,8 @@ async function deepUpstream(t: { teardown(fn: () => unknown): void }) {
 }
 
 t.test('malformed shapes get JSON-RPC answers, never a 500 or silence', async (t) => {
-  const gw = await proxyGateway(t);
-  const key = await gw.key('acme', { rate: 10_000 });
   const upstream = await deepUpstream(t);
-  await register(gw, key, 'deep', { url: upstream.url });
-  const { client, transport } = await agent(gw, key, 'deep');
-  t.teardown(() => client.close());
+  const { gw, key, client, transport } = await proxiedAgent(t, 'deep', upstream.url);
   await client.listTools();
   const post = (raw: string) =>
     call(`${gw.proxyUrl}/mcp/servers/deep`, { method: 'POST', headers: { 'x-api-key': key, 'mcp-session-id': transport.sessionId!, accept: 'application/json, text/event-stream' }, raw });

@@ -99,3 +99,13 @@ export async function agent(gw: TestGateway, key: string, name: string): Promise
   await client.connect(transport);
   return { client, transport };
 }
+
+/** A gateway, a key of tenant `acme`, `url` registered as `name`, and a real SDK client connected to it through Bastion. */
+export async function proxiedAgent(t: Teardown, name: string, url: string) {
+  const gw = await proxyGateway(t);
+  const key = await gw.key('acme', { rate: 10_000 });
+  await register(gw, key, name, { url });
+  const { client, transport } = await agent(gw, key, name);
+  t.teardown(() => client.close());
+  return { gw, key, client, transport };
+}

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { call } from '../../helpers/http.js';
-import { agent, listenLoopback, proxyGateway, register } from './helpers.js';
+import { listenLoopback, proxiedAgent } from './helpers.js';
 
 /** The SDK's stateless mode: no session ids, a new server and transport for every POST, GET and DELETE refused. */
 async function statelessUpstream(t: { teardown(fn: () => unknown): void }) {
@@ -25,12 +25,8 @@ async function statelessUpstream(t: { teardown(fn: () => unknown): void }) {
 }
 
 t.test('a server that issues no session id is proxied in a session of Bastion\'s own', async (t) => {
-  const gw = await proxyGateway(t);
-  const key = await gw.key('acme', { rate: 10_000 });
   const upstream = await statelessUpstream(t);
-  await register(gw, key, 'calc', { url: upstream.url });
-  const { client, transport } = await agent(gw, key, 'calc');
-  t.teardown(() => client.close());
+  const { gw, key, client, transport } = await proxiedAgent(t, 'calc', upstream.url);
 
   t.same((await client.listTools()).tools.map((x) => x.name), ['add'], 'the SDK client lists the tools after initialize');
   const result = await client.callTool({ name: 'add', arguments: { a: 2, b: 3 } });
