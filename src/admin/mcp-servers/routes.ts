@@ -67,7 +67,7 @@ export async function mcpServerRoutes(app: FastifyInstance): Promise<void> {
     async (request, reply) => {
       const tenantId = scopedTenant(request, request.query.tenant_id);
       const refusal = checkUpstreamUrl(request.body.url, settings.mcpPrivateUpstreams);
-      if (refusal) throw new RequestValidationError([{ loc: ['body', 'url'], msg: `upstream URL refused: ${refusal.replace(/_/g, ' ')}${refusal === 'private' ? ' (loopback and private addresses are reachable only when the operator sets BASTION_MCP_PRIVATE_UPSTREAMS=true)' : ''}`, type: `value_error.url.${refusal}` }]);
+      if (refusal) throw new RequestValidationError([{ loc: ['body', 'url'], msg: `upstream URL refused: ${refusal.replace(/_/g, ' ')}${refusal === 'private' ? ' (allowed by BASTION_MCP_PRIVATE_UPSTREAMS=true)' : ''}`, type: `value_error.url.${refusal}` }]);
       if (request.body.credential !== undefined && !settings.masterKey) throw new BastionError('MCP_CREDENTIAL_NEEDS_MASTER_KEY');
       const { row, created } = await putMcpServer(storage.db, settings.masterKey, tenantId, request.params.name, {
         url: request.body.url,
