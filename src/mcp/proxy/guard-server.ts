@@ -31,11 +31,13 @@ export async function inspectDefinitionText(ctx: RelayContext, text: string): Pr
 }
 
 /**
- * Guard point [A], server → agent, one message at a time. Answers to the agent's open requests are judged by what
- * was asked (tools/list: pinning and the definition guard; tools/call, resources/read, prompts/get, initialize: like
- * role=tool content, injection withheld, credentials and PII redacted in place). Server requests for sampling or
+ * Guard point [A], server → agent, one message at a time, whichever stream of the session carries it. Answers to the
+ * agent's open requests (session-ledger.ts) are judged by what was asked (tools/list: pinning and the definition
+ * guard; any other: every free text of the result like role=tool content, injection withheld, credentials and PII
+ * redacted in place); an answer to nothing the agent asked is dropped. Server requests for sampling or
  * elicitation are judged as untrusted prompts; a blocked one never reaches the agent and the server gets an error.
- * Log, progress and cancellation notifications are judged like tool output (dropped when unsafe); others pass as they are.
+ * Every notification's text is judged like tool output (dropped when unsafe). Other server requests (ping, roots/list)
+ * pass, remembered so the agent's answer is judged as one (guard-agent-text.ts).
  */
 export async function guardServerMessage(ctx: RelayContext, message: Message): Promise<ServerOutcome> {
   if (nestsDeeper(message)) return tooDeep(ctx, message);
