@@ -4,6 +4,7 @@ import { startGateway } from '../runtime.js';
 import { countActiveKeys, createApiKey } from '../storage/api-keys.js';
 import { migrate, openStorage } from '../storage/database.js';
 import { ensureTenant } from '../storage/tenants.js';
+import { quickstartMasterKey } from './quickstart-master-key.js';
 
 export async function serveCommand(config: Config): Promise<number> {
   const gateway = await startGateway(config);
@@ -26,8 +27,16 @@ export async function serveCommand(config: Config): Promise<number> {
   return 0;
 }
 
-/** `npm start`: a fresh clone gets a tenant and a first key (printed once), then the gateway. */
+/**
+ * `npm start`: a fresh clone gets a master key kept beside the embedded database (quickstart-master-key.ts), a tenant
+ * and a first key (printed once), then the gateway.
+ */
 export async function quickstartCommand(config: Config): Promise<number> {
+  const kept = quickstartMasterKey(config);
+  if (kept) {
+    config = { ...config, masterKey: kept.key };
+    if (kept.created) process.stdout.write(`\nCreated a master key in ${kept.file} (readable by you only). It seals stored secrets: back it up with the database, or set BASTION_MASTER_KEY to use your own.\n`);
+  }
   if (config.apiKeys.length === 0 && !config.allowUnauthenticated) {
     const storage = openStorage(config.databaseUrl, { masterKey: config.masterKey });
     try {

@@ -69,7 +69,7 @@ export async function mcpServerRoutes(app: FastifyInstance): Promise<void> {
     async (request, reply) => {
       const tenantId = scopedTenant(request, request.query.tenant_id);
       const refusal = pointsAtGateway(request.body.url, app.services) ? 'gateway_itself' : checkUpstreamUrl(request.body.url, settings.mcpPrivateUpstreams);
-      if (refusal) throw new RequestValidationError([{ loc: ['body', 'url'], msg: `upstream URL refused: ${refusal.replace(/_/g, ' ')}`, type: `value_error.url.${refusal}` }]);
+      if (refusal) throw new RequestValidationError([{ loc: ['body', 'url'], msg: `upstream URL refused: ${refusal.replace(/_/g, ' ')}${refusal === 'private' ? ' (allowed by BASTION_MCP_PRIVATE_UPSTREAMS=true)' : ''}`, type: `value_error.url.${refusal}` }]);
       const header = request.body.credential_header;
       if (header !== undefined && !credentialHeaderFit(header)) throw new RequestValidationError([{ loc: ['body', 'credential_header'], msg: 'not a header that may carry a credential (hop-by-hop, framing, Host, forwarding and MCP protocol headers are refused): use e.g. authorization or x-api-key', type: 'value_error.credential_header' }]);
       if (request.body.credential !== undefined && !settings.masterKey) throw new BastionError('MCP_CREDENTIAL_NEEDS_MASTER_KEY');

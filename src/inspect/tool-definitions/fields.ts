@@ -17,12 +17,21 @@ export interface CollectedFields {
 
 const { maxFieldChars, maxFieldsPerTool, maxSchemaDepth } = config.limits;
 
+/** The parts of a definition besides the input schema that a client may show the model. */
+export interface MoreFields {
+  outputSchema?: unknown;
+  annotations?: unknown;
+  icons?: unknown;
+  _meta?: unknown;
+}
+
 /**
- * Every text of an input schema the model sees: `description` and `title` at every level, property names, string
- * enum values, string defaults and examples. Walks `properties`, `items`, `additionalProperties`, the combinators and
- * `$defs`; bounded in depth and count (a definition beyond the bounds is reported, never judged in part).
+ * Every text of a definition the model sees: in the input and output schemas `description` and `title` at every
+ * level, property names, string enum values, string defaults and examples (walking `properties`, `items`,
+ * `additionalProperties`, the combinators and `$defs`); the annotations' title; every string of `_meta`; icon URLs
+ * that are not inline images. Bounded in depth and count (a definition beyond the bounds is reported, never judged in part).
  */
-export function collectFields(description: string | undefined, title: string | undefined, inputSchema: unknown): CollectedFields {
+export function collectFields(description: string | undefined, title: string | undefined, inputSchema: unknown, more: MoreFields = {}): CollectedFields {
   const out: CollectedFields = { fields: [], vocabulary: [] };
   const add = (field: string, text: unknown): void => {
     if (typeof text !== 'string' || text.length === 0) return;
@@ -33,7 +42,29 @@ export function collectFields(description: string | undefined, title: string | u
   add('title', title);
   add('description', description);
   walk(inputSchema, 'inputSchema', 0, out, add);
+  walk(more.outputSchema, 'outputSchema', 0, out, add);
+  if (isObject(more.annotations)) add('annotations.title', more.annotations.title);
+  strings(more._meta, '_meta', 0, out, add);
+  if (Array.isArray(more.icons)) {
+    more.icons.forEach((icon, i) => {
+      if (isObject(icon) && typeof icon.src === 'string' && !INLINE_IMAGE.test(icon.src)) add(`icons.${i}.src`, icon.src);
+    });
+  }
   return out;
+}
+
+const INLINE_IMAGE = /^data:image\/[\w.+-]+;base64,[A-Za-z0-9+/=]*$/;
+const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+/** Every string in free-form JSON (`_meta`), with its path; bounded in depth like a schema. */
+function strings(node: unknown, path: string, depth: number, out: CollectedFields, add: (field: string, text: unknown) => void): void {
+  if (typeof node === 'string') return add(path, node);
+  if (node === null || typeof node !== 'object') return;
+  if (depth > maxSchemaDepth) {
+    out.oversized ??= `${path} deeper than ${maxSchemaDepth} levels`;
+    return;
+  }
+  for (const [key, child] of Object.entries(node)) strings(child, `${path}.${key}`, depth + 1, out, add);
 }
 
 const COMBINATORS = ['anyOf', 'oneOf', 'allOf'] as const;

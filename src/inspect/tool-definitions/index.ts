@@ -18,6 +18,10 @@ export interface ToolDefinitionInput {
   title?: string;
   description?: string;
   inputSchema?: unknown;
+  outputSchema?: unknown;
+  annotations?: unknown;
+  icons?: unknown;
+  _meta?: unknown;
 }
 
 export interface ToolDefinitionVerdict {
@@ -45,7 +49,7 @@ export async function judgeWithTuning(
   tuning: Tuning,
 ): Promise<ToolDefinitionVerdict[]> {
   if (tools.length > maxTools) throw new RangeError(`at most ${maxTools} tool definitions per call`);
-  const collected = tools.map((tool) => collectFields(str(tool.description), str(tool.title), tool.inputSchema));
+  const collected = tools.map((tool) => collectFields(str(tool.description), str(tool.title), tool.inputSchema, tool));
   const own = new Set<string>();
   for (const [i, tool] of tools.entries()) {
     if (typeof tool.name === 'string') own.add(normaliseName(tool.name));

@@ -4,6 +4,7 @@ import { judge } from '../../screening/judge.js';
 import type { McpServerRow } from '../../storage/mcp-servers.js';
 import { metricsOf } from '../../telemetry/metrics.js';
 import type { Id } from './jsonrpc.js';
+import type { Asked, SessionLedger } from './session-ledger.js';
 
 export type Outcome = 'allowed' | 'blocked' | 'redacted' | 'withheld';
 
@@ -12,8 +13,10 @@ export interface RelayContext {
   request: FastifyRequest;
   tenantId: string;
   server: McpServerRow;
-  /** Requests of the agent still waiting for the server's answer, by id, with their method (and tool for tools/call). */
-  open: Map<Id, { method: string; tool?: string }>;
+  /** Requests of the agent in this exchange still waiting for the server's answer, by id, with their method (and tool for tools/call). */
+  open: Map<Id, Asked>;
+  /** The session's unanswered requests on both sides (every stream of the session); an exchange without a session has its own. */
+  ledger: SessionLedger;
   inspect(items: Item[]): Promise<Judgement[]>;
   count(method: string, outcome: Outcome, detail?: Record<string, unknown>): void;
 }
@@ -25,15 +28,17 @@ const METHODS = new Set([
   'notifications/message', 'notifications/progress', 'notifications/cancelled',
 ]);
 
-export function relayContext(request: FastifyRequest, server: McpServerRow): RelayContext {
+export function relayContext(request: FastifyRequest, server: McpServerRow, ledger?: SessionLedger): RelayContext {
   const { config } = request.server.services;
   const metrics = metricsOf(request.server.services);
   const tenantId = request.principal!.tenantId;
+  const open = new Map<Id, Asked>();
   return {
     request,
     tenantId,
     server,
-    open: new Map(),
+    open,
+    ledger: ledger ?? { agent: open, server: new Map() },
     inspect: (items) => judge(request, items, { entity: tenantId, contentLimitBytes: config.contentLimitBytes }),
     count(method, outcome, detail) {
       metrics.mcpMessages.inc({ server: metrics.mcpServerLabel(server.name), method: METHODS.has(method) ? method : 'other', outcome });

@@ -2,6 +2,7 @@ import { summarise } from '../../proxy/chat/verdict-summary.js';
 import { allowedToolsOf } from '../../storage/mcp-servers.js';
 import type { RelayContext } from './context.js';
 import { cachedDefinitionVerdict, judgeDefinitions, type ToolDefinitionVerdict } from './definition-guard.js';
+import { guardAgentText } from './guard-agent-text.js';
 import { inspectDefinitionText } from './guard-server.js';
 import { mcpRegistry } from './registry-cache.js';
 import { CODES, verdictError, type Message } from './jsonrpc.js';
@@ -10,14 +11,14 @@ import { CODES, verdictError, type Message } from './jsonrpc.js';
 type Refusal = 'tool_not_allowed' | 'tool_not_reviewed' | 'tool_pending_approval' | 'tool_definition_blocked' | 'dangerous_call' | 'inspection_failed';
 
 /**
- * Guard point [B], agent → server. A `tools/call` reaches the server only for a tool the tenant may use (allow-list),
+ * Guard point [B], agent → server. Any other message is judged by guard-agent-text.ts. A `tools/call` reaches the server only for a tool the tenant may use (allow-list),
  * whose pinned definition is approved and unchanged and passes the definition guard, and whose arguments the effect
  * judge (kind tool_call, the tool's name beside its arguments) does not block. A call carrying a credential or PII is
  * forwarded with the redacted arguments. Anything else is answered here with a JSON-RPC error holding the verdict.
  * Returns the message to forward (possibly rewritten) or the error to answer.
  */
 export async function guardAgentMessage(ctx: RelayContext, message: Message): Promise<{ forward: Message } | { refuse: Message }> {
-  if (message.method !== 'tools/call' || message.id === undefined) return { forward: message };
+  if (message.method !== 'tools/call' || message.id === undefined) return guardAgentText(ctx, message);
   const id = message.id as string | number;
   const params = (message.params ?? {}) as { name?: unknown; arguments?: unknown };
   const tool = typeof params.name === 'string' ? params.name : '';

@@ -8,8 +8,9 @@ import { allowedToolsOf } from '../../storage/mcp-servers.js';
 import type { RelayContext } from './context.js';
 import { judgeDefinitions } from './definition-guard.js';
 import { mcpRegistry } from './registry-cache.js';
-import { CODES, errorResponse, isNotification, isRequest, isResponse, verdictError, type Message } from './jsonrpc.js';
-import { notificationSlots, resultSlots, serverRequestSlots, TEXT_NOTIFICATIONS, type Slots } from './text-slots.js';
+import { MAX_OPEN_PER_SESSION } from './session-ledger.js';
+import { CODES, errorResponse, isNotification, isRequest, isResponse, MAX_DEPTH, nestsDeeper, verdictError, type Message } from './jsonrpc.js';
+import { MAX_SLOTS, notificationSlots, resultSlots, serverRequestSlots, type Slots } from './text-slots.js';
 import { definitionOf, reconcile, type ToolDefinition } from './tool-pins.js';
 
 type Obj = Record<string, unknown>;
@@ -30,30 +31,44 @@ export async function inspectDefinitionText(ctx: RelayContext, text: string): Pr
 }
 
 /**
- * Guard point [A], server → agent, one message at a time. Answers to the agent's open requests are judged by what
- * was asked (tools/list: pinning and the definition guard; tools/call, resources/read, prompts/get, initialize: like
- * role=tool content, injection withheld, credentials and PII redacted in place). Server requests for sampling or
+ * Guard point [A], server → agent, one message at a time, whichever stream of the session carries it. Answers to the
+ * agent's open requests (session-ledger.ts) are judged by what was asked (tools/list: pinning and the definition
+ * guard; any other: every free text of the result like role=tool content, injection withheld, credentials and PII
+ * redacted in place); an answer to nothing the agent asked is dropped. Server requests for sampling or
  * elicitation are judged as untrusted prompts; a blocked one never reaches the agent and the server gets an error.
- * Log, progress and cancellation notifications are judged like tool output (dropped when unsafe); others pass as they are.
+ * Every notification's text is judged like tool output (dropped when unsafe). Other server requests (ping, roots/list)
+ * pass, remembered so the agent's answer is judged as one (guard-agent-text.ts).
  */
 export async function guardServerMessage(ctx: RelayContext, message: Message): Promise<ServerOutcome> {
+  if (nestsDeeper(message)) return tooDeep(ctx, message);
   if (isResponse(message)) {
-    const open = ctx.open.get(message.id);
-    if (!open) return { forward: message };
+    // Whatever stream carries it, an answer is judged by what the agent asked; an answer to an id the agent never
+    // sent, or already had answered, is dropped. Taken before judging, so a duplicate racing this one finds nothing.
+    const open = ctx.ledger.agent.get(message.id);
+    if (!open) {
+      ctx.count('other', 'withheld', { reason: 'unrequested_answer' });
+      return { drop: true };
+    }
+    ctx.ledger.agent.delete(message.id);
     if (isObj(message.error)) return { forward: await guardError(ctx, message, open.method) };
     if (!isObj(message.result)) return { forward: message };
     if (open.method === 'tools/list') return { forward: await guardToolsList(ctx, message) };
-    return { forward: await guardSlots(ctx, message, open.method, resultSlots(open.method, message.result), open.tool) };
+    return { forward: await guardSlots(ctx, message, open.method, resultSlots(message.result), open.tool) };
   }
   if (isRequest(message) && (message.method === 'sampling/createMessage' || message.method === 'elicitation/create')) {
     const params = isObj(message.params) ? message.params : {};
     const guarded = await guardSlots(ctx, message, message.method, serverRequestSlots(message.method, params));
-    if (guarded === message) return { forward: message };
-    return { drop: true, replyUpstream: errorResponse(message.id, CODES.WITHHELD, 'Bastion withheld this request from the agent: its content was judged unsafe.') };
+    if (guarded !== message) return { drop: true, replyUpstream: errorResponse(message.id, CODES.WITHHELD, 'Bastion withheld this request from the agent: its content was judged unsafe.') };
   }
-  if (isNotification(message) && TEXT_NOTIFICATIONS.has(message.method as string)) {
-    // Log and progress messages can reach the model too; one that is judged unsafe (or cannot be judged) is dropped,
-    // a credential in it redacted in place.
+  if (isRequest(message)) {
+    // The agent's answer to it is judged as what it answers (guard-agent.ts): remember what was asked.
+    if (ctx.ledger.server.size >= MAX_OPEN_PER_SESSION) return { drop: true, replyUpstream: errorResponse(message.id, CODES.WITHHELD, 'Bastion withheld this request from the agent: too many of its requests are unanswered.') };
+    ctx.ledger.server.set(message.id, message.method);
+    return { forward: message };
+  }
+  if (isNotification(message)) {
+    // Log and progress messages, cancellation reasons, updated resources' uris can reach the model too; one that is
+    // judged unsafe (or cannot be judged) is dropped, a credential in it redacted in place.
     const params = isObj(message.params) ? message.params : {};
     const guarded = await guardSlots(ctx, message, message.method as string, notificationSlots(message.method as string, params));
     return guarded === message ? { forward: message } : { drop: true };
@@ -61,13 +76,29 @@ export async function guardServerMessage(ctx: RelayContext, message: Message): P
   return { forward: message };
 }
 
+/** A message nested too deep to judge: an answer the agent waits for becomes -32051, a server request an error upstream. */
+function tooDeep(ctx: RelayContext, message: Message): ServerOutcome {
+  const reason = `it nests deeper than ${MAX_DEPTH} levels`;
+  if (isResponse(message)) {
+    const open = ctx.ledger.agent.get(message.id);
+    if (!open) return { drop: true };
+    ctx.ledger.agent.delete(message.id);
+    ctx.count(open.method, 'withheld', { reason: 'too_deep' });
+    return { forward: verdictError(message.id, CODES.WITHHELD, `Bastion withheld the server's answer: ${reason}.`, { request_id: ctx.request.id, action: 'block', stage: 'tool_result', reason: 'too_deep' }) };
+  }
+  ctx.count(typeof message.method === 'string' ? message.method : 'other', 'withheld', { reason: 'too_deep' });
+  if (isRequest(message)) return { drop: true, replyUpstream: errorResponse(message.id, CODES.INVALID_REQUEST, `Bastion did not relay this request: ${reason}.`) };
+  return { drop: true };
+}
+
 /** Judges the slots in one pool task; any block (or failure) withholds the whole message, redactions are written back. */
-async function guardSlots(ctx: RelayContext, message: Message, method: string, { slots, uninspected }: Slots, tool?: string): Promise<Message> {
+async function guardSlots(ctx: RelayContext, message: Message, method: string, { slots, uninspected, overflow }: Slots, tool?: string): Promise<Message> {
   const id = (message.id ?? null) as string | number | null;
   const withhold = (reason: string, extra: Obj = {}) => {
     ctx.count(method, 'withheld', { reason, ...(tool ? { tool } : {}) });
     return verdictError(id, CODES.WITHHELD, `Bastion withheld the server's answer: ${reason.replace(/_/g, ' ')}.`, { request_id: ctx.request.id, action: 'block', stage: 'tool_result', reason, ...extra });
   };
+  if (overflow) return withhold('too_many_fields', { max_fields: MAX_SLOTS });
   if (uninspected > 0 && (await tenantPolicies(ctx.request.server.services).get(ctx.tenantId)).contentParts === 'block_unknown') return withhold('uninspectable_content');
   if (slots.length === 0) {
     ctx.count(method, 'allowed');
@@ -127,8 +158,12 @@ async function guardToolsList(ctx: RelayContext, message: Message): Promise<Mess
     ctx.count('tools/list', 'withheld', { reason: 'too_many_tools' });
     return verdictError(id, CODES.WITHHELD, `Bastion withheld the tool list: more than ${MAX_TOOLS} tools on one page.`, { request_id: ctx.request.id, action: 'block', reason: 'too_many_tools' });
   }
-  const entries = tools.flatMap((tool) => {
+  // A tool that cannot be pinned (no name, a name over 128 characters, not an object) is withheld, named by its
+  // position: its name is never echoed, and the list is never relayed as it came.
+  const unpinnable: { name: string; reason: string }[] = [];
+  const entries = tools.flatMap((tool, i) => {
     const def = isObj(tool) ? definitionOf(tool) : undefined;
+    if (!def) unpinnable.push({ name: `#${i}`, reason: 'unpinnable' });
     return def ? [{ tool: tool as Obj, def }] : [];
   });
   const { storage } = ctx.request.server.services;
@@ -140,7 +175,7 @@ async function guardToolsList(ctx: RelayContext, message: Message): Promise<Mess
     await registry.changed(ctx.tenantId);
   }
   const candidates: ToolDefinition[] = entries.filter((e) => !rec.withheld.has(e.def.name)).map((e) => e.def);
-  const withheld: { name: string; reason: string; findings?: unknown }[] = [...rec.withheld].map(([name, reason]) => ({ name, reason }));
+  const withheld: { name: string; reason: string; findings?: unknown }[] = [...unpinnable, ...[...rec.withheld].map(([name, reason]) => ({ name, reason }))];
   try {
     const otherToolNames = await registry.otherToolNames(ctx.tenantId, ctx.server.name);
     const verdicts = await judgeDefinitions(candidates, (text) => inspectDefinitionText(ctx, text), { scope: ctx.tenantId, otherToolNames });

@@ -42,3 +42,23 @@ export function messagesOf(body: unknown): Message[] | undefined {
   if (list.length === 0 || list.length > MAX_BATCH) return undefined;
   return list.every(isMessage) ? (list as Message[]) : undefined;
 }
+
+/**
+ * Deepest nesting of objects and arrays a message may have, either way. MCP messages (JSON schemas included) stay far
+ * below it; a deeper one cannot be judged or written again safely (recursive serialisation overflows the stack).
+ */
+export const MAX_DEPTH = 128;
+
+/** Whether `value` nests objects and arrays deeper than `max` levels (iterative: any depth is measured safely). */
+export function nestsDeeper(value: unknown, max = MAX_DEPTH): boolean {
+  const stack: [unknown, number][] = [[value, 1]];
+  while (stack.length > 0) {
+    const [node, depth] = stack.pop()!;
+    if (depth > max) return true;
+    for (const child of Array.isArray(node) ? node : Object.values(node as object)) if (child !== null && typeof child === 'object') stack.push([child, depth + 1]);
+  }
+  return false;
+}
+
+/** MCP notifications are named notifications/…; any other method sent without an id is a request in disguise. */
+export const isNotificationMethod = (method: string): boolean => method.startsWith('notifications/');

@@ -3,7 +3,8 @@ import type { Dispatcher } from 'undici';
 import type { EventSourceMessage } from 'eventsource-parser';
 import type { RelayContext } from './context.js';
 import { guardServerMessage } from './guard-server.js';
-import { CODES, errorResponse, isMessage, isResponse, type Message } from './jsonrpc.js';
+import { CODES, errorResponse, isMessage, isResponse, verdictError, type Id, type Message } from './jsonrpc.js';
+import type { Asked } from './session-ledger.js';
 import { readBounded, sseEvents, UpstreamProtocolError } from './upstream.js';
 
 export interface RelayTarget {
@@ -38,18 +39,15 @@ async function relaySse(ctx: RelayContext, body: AsyncIterable<Buffer>, target: 
   let failure: string | undefined;
   try {
     for await (const event of sseEvents(body, target.limit)) {
-      if (res.destroyed) return;
+      if (res.destroyed) return void takeUnanswered(ctx);
       const out = await guardEvent(ctx, event, target);
       if (out !== undefined) await write(res, sseFrame(out, event));
     }
   } catch (err) {
-    if (res.destroyed) return;
+    if (res.destroyed) return void takeUnanswered(ctx);
     failure = err instanceof UpstreamProtocolError ? 'the MCP server sent a message that is not JSON-RPC or too large' : 'the MCP server went away before answering';
   }
-  if (ctx.open.size > 0) {
-    for (const id of ctx.open.keys()) await write(res, sseFrame(upstreamFailed(ctx, id, failure ?? 'the MCP server ended the stream before answering')));
-    ctx.open.clear();
-  }
+  for (const [id, asked] of takeUnanswered(ctx)) await write(res, sseFrame(upstreamFailed(ctx, id, asked, failure ?? 'the MCP server ended the stream before answering')));
   res.end();
 }
 
@@ -69,8 +67,7 @@ async function relayJson(ctx: RelayContext, body: AsyncIterable<Buffer>, target:
     const guarded = await guardOne(ctx, m, target);
     if (guarded) out.push(guarded);
   }
-  for (const id of ctx.open.keys()) out.push(upstreamFailed(ctx, id, 'the MCP server did not answer this request'));
-  ctx.open.clear();
+  for (const [id, asked] of takeUnanswered(ctx)) out.push(upstreamFailed(ctx, id, asked, 'the MCP server did not answer this request'));
   target.res.writeHead(200, { ...target.headers, 'content-type': 'application/json' });
   target.res.end(JSON.stringify(batch || out.length > 1 ? out : out[0]));
 }
@@ -79,8 +76,7 @@ async function relayJson(ctx: RelayContext, body: AsyncIterable<Buffer>, target:
 export function failOpen(ctx: RelayContext, target: RelayTarget, reason: string): void {
   const { res } = target;
   if (res.headersSent) return void res.end();
-  const errors = [...ctx.open.keys()].map((id) => upstreamFailed(ctx, id, reason));
-  ctx.open.clear();
+  const errors = takeUnanswered(ctx).map(([id, asked]) => upstreamFailed(ctx, id, asked, reason));
   if (errors.length === 0) {
     res.writeHead(502, { ...target.headers, 'content-type': 'application/json' });
     res.end(JSON.stringify({ error: { code: 'BASTION_ERR_UPSTREAM_UNREACHABLE', message: `The upstream could not be reached: ${reason}.` } }));
@@ -110,7 +106,16 @@ async function guardEvent(ctx: RelayContext, event: EventSourceMessage, target: 
 }
 
 async function guardOne(ctx: RelayContext, message: Message, target: RelayTarget): Promise<Message | undefined> {
-  const outcome = await guardServerMessage(ctx, message);
+  let outcome;
+  try {
+    outcome = await guardServerMessage(ctx, message);
+  } catch {
+    // A guard that fails never lets the message through; an answer the agent waits for still gets one.
+    if (!isResponse(message)) return undefined;
+    ctx.open.delete(message.id);
+    ctx.count('other', 'withheld', { reason: 'inspection_failed' });
+    return verdictError(message.id, CODES.WITHHELD, "Bastion withheld the server's answer: it could not be inspected.", { request_id: ctx.request.id, action: 'block', stage: 'tool_result', reason: 'inspection_failed' });
+  }
   if (isResponse(message)) ctx.open.delete(message.id);
   if ('drop' in outcome) {
     if (outcome.replyUpstream) await target.replyUpstream(outcome.replyUpstream).catch(() => undefined);
@@ -119,8 +124,19 @@ async function guardOne(ctx: RelayContext, message: Message, target: RelayTarget
   return outcome.forward;
 }
 
-function upstreamFailed(ctx: RelayContext, id: string | number, reason: string): Message {
-  const method = ctx.open.get(id)?.method ?? 'other';
+/**
+ * The exchange's requests that no stream of the session has answered: they get an error here (unless the agent left),
+ * and are taken from the session so that a late answer from the server is dropped (the agent had its answer or is gone).
+ */
+function takeUnanswered(ctx: RelayContext): [Id, Asked][] {
+  const left = [...ctx.open].filter(([id]) => ctx.ledger.agent.has(id));
+  for (const [id] of left) ctx.ledger.agent.delete(id);
+  ctx.open.clear();
+  return left;
+}
+
+function upstreamFailed(ctx: RelayContext, id: Id, asked: Asked, reason: string): Message {
+  const method = asked.method;
   ctx.count(method, 'withheld', { reason: 'upstream_failed' });
   return errorResponse(id, CODES.UPSTREAM_FAILED, `Bastion: ${reason}.`, { bastion: { request_id: ctx.request.id, action: 'block', reason: 'upstream_failed' } });
 }

@@ -12,30 +12,53 @@ export interface Slots {
   slots: TextSlot[];
   /** Parts that cannot be read as text (images, audio, blobs): counted, reported, refused under content_parts=block_unknown. */
   uninspected: number;
+  /** More text fields than one message may carry (MAX_SLOTS): the message cannot be judged whole, so it is withheld. */
+  overflow?: boolean;
 }
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
 
-function stringSlot(holder: Obj, key: string, kind: Kind, role: Role, out: TextSlot[]): void {
-  const value = holder[key];
-  if (typeof value === 'string' && value.length > 0) out.push({ text: value, kind, role, set: (t) => ((holder[key] = t), true) });
+/** Most text fields judged in one message; a message with more is withheld, never judged in part. */
+export const MAX_SLOTS = 4096;
+
+/**
+ * Keys whose string values are the protocol's own words, not text anyone wrote for the model: a block's `type`, a
+ * MIME type, the JSON-RPC and protocol versions. Skipped only while they look like one (a token, no spaces).
+ */
+const PROTOCOL_WORDS = new Set(['type', 'mimeType', 'jsonrpc', 'protocolVersion']);
+const TOKEN = /^[\w.+/-]{1,100}$/;
+/** Keys that hold base64 payloads (images, audio, blobs): not text while they are base64; counted as uninspected. */
+const BINARY = new Set(['data', 'blob']);
+const BASE64 = /^[A-Za-z0-9+/=\r\n]*$/;
+/** A `data:` URL of base64 media (an icon): not text either. */
+const MEDIA_URL = /^data:(?:image|audio|video)\/[\w.+-]+;base64,[A-Za-z0-9+/=]*$/;
+
+function isPayload(key: string | number, text: string): boolean {
+  if (typeof key === 'string' && PROTOCOL_WORDS.has(key) && TOKEN.test(text)) return true;
+  return (typeof key === 'string' && BINARY.has(key) && BASE64.test(text)) || MEDIA_URL.test(text);
 }
 
-/** An MCP content block (tool result, prompt message, sampling message): its text, or its embedded resource's text. */
-function contentSlots(block: unknown, kind: Kind, role: Role, acc: Slots): void {
-  if (!isObj(block)) return;
-  if (block.type === 'text') stringSlot(block, 'text', kind, role, acc.slots);
-  else if (block.type === 'resource' && isObj(block.resource)) resourceSlots(block.resource, kind, role, acc);
-  else if (block.type === 'resource_link') {
-    stringSlot(block, 'description', kind, role, acc.slots);
-    stringSlot(block, 'title', kind, role, acc.slots);
-  } else acc.uninspected++;
-}
-
-function resourceSlots(resource: Obj, kind: Kind, role: Role, acc: Slots): void {
-  if (typeof resource.text === 'string') stringSlot(resource, 'text', kind, role, acc.slots);
-  else acc.uninspected++;
+/**
+ * Every string in `value`, wherever it sits, as a slot: the MCP schema puts model-readable text in many places (a
+ * content block's text, a resource_link's name, uri, title and description, annotations, `_meta`, icons, a
+ * server's instructions), and a server may add fields of its own, so nothing is skipped for not being known. Base64
+ * payloads are counted as uninspected. Depth is bounded before any guard runs (jsonrpc.ts MAX_DEPTH).
+ */
+export function freeTextSlots(value: unknown, kind: Kind, role: Role, acc: Slots): void {
+  const visit = (holder: Obj | unknown[], key: string | number, node: unknown): void => {
+    if (typeof node === 'string') {
+      if (node.length === 0) return;
+      if (isPayload(key, node)) {
+        if (!(typeof key === 'string' && PROTOCOL_WORDS.has(key))) acc.uninspected++;
+        return;
+      }
+      if (acc.slots.length >= MAX_SLOTS) return void (acc.overflow = true);
+      acc.slots.push({ text: node, kind, role, set: (t) => (((holder as Obj)[key as string] = t), true) });
+    } else if (Array.isArray(node)) node.forEach((child, i) => visit(node, i, child));
+    else if (isObj(node)) for (const [k, child] of Object.entries(node)) visit(node, k, child);
+  };
+  if (isObj(value)) for (const [k, child] of Object.entries(value)) visit(value, k, child);
 }
 
 /** Structured JSON judged as its text; a redaction must still parse, else the slot refuses it (and the result is withheld). */
@@ -56,71 +79,49 @@ function jsonSlot(holder: Obj, key: string, kind: Kind, role: Role, out: TextSlo
   });
 }
 
-const many = (value: unknown): unknown[] => (Array.isArray(value) ? value.slice(0, 1024) : value === undefined ? [] : [value]);
+const empty = (): Slots => ({ slots: [], uninspected: 0 });
 
 /**
- * Server → agent answers judged like role=tool content: tool results, resource contents, prompt messages, instructions,
- * and the names and descriptions of listed resources, resource templates and prompts (with their arguments).
+ * Server → agent answers judged like role=tool content: every free text of the result (tool results, resource
+ * contents, prompt messages, instructions, what lists say of resources and prompts, `_meta`). A tool's
+ * `structuredContent` is judged as one JSON text, so its parts are read together.
  */
-export function resultSlots(method: string, result: Obj): Slots {
-  const acc: Slots = { slots: [], uninspected: 0 };
-  const tool = ['tool_result', 'tool'] as const;
-  if (method === 'tools/call') {
-    for (const block of many(result.content)) contentSlots(block, ...tool, acc);
-    jsonSlot(result, 'structuredContent', ...tool, acc.slots);
-  } else if (method === 'resources/read') {
-    for (const item of many(result.contents)) if (isObj(item)) resourceSlots(item, ...tool, acc);
-  } else if (method === 'prompts/get') {
-    stringSlot(result, 'description', ...tool, acc.slots);
-    for (const m of many(result.messages)) if (isObj(m)) for (const block of many(m.content)) contentSlots(block, ...tool, acc);
-  } else if (method === 'initialize') {
-    stringSlot(result, 'instructions', ...tool, acc.slots);
-  } else if (method in LISTS) {
-    // What a server says about its resources and prompts reaches the model like its tool descriptions do.
-    const items = result[LISTS[method]];
-    if (Array.isArray(items) && items.length > MAX_LISTED) acc.uninspected += items.length - MAX_LISTED;
-    for (const item of many(items)) {
-      if (!isObj(item)) continue;
-      for (const field of DESCRIBING) stringSlot(item, field, ...tool, acc.slots);
-      for (const arg of many(item.arguments)) if (isObj(arg)) for (const field of DESCRIBING) stringSlot(arg, field, ...tool, acc.slots);
-    }
-  }
+export function resultSlots(result: Obj): Slots {
+  const acc = empty();
+  const { structuredContent, ...rest } = result;
+  freeTextSlots(rest, 'tool_result', 'tool', acc);
+  if (structuredContent !== undefined) jsonSlot(result, 'structuredContent', 'tool_result', 'tool', acc.slots);
   return acc;
 }
 
-const LISTS: Record<string, string> = { 'resources/list': 'resources', 'resources/templates/list': 'resourceTemplates', 'prompts/list': 'prompts' };
-const DESCRIBING = ['name', 'title', 'description'] as const;
-const MAX_LISTED = 1024;
-
-/** Server-initiated requests that put text before the agent's model or user: judged as untrusted prompts. */
+/**
+ * Server-initiated requests that put text before the agent's model or user (sampling, elicitation): every free text
+ * of their params (system prompt, messages, metadata, model hints) judged as an untrusted prompt; an elicitation's
+ * requested schema as one JSON text.
+ */
 export function serverRequestSlots(method: string, params: Obj): Slots {
-  const acc: Slots = { slots: [], uninspected: 0 };
-  const prompt = ['prompt', 'user'] as const;
-  if (method === 'sampling/createMessage') {
-    stringSlot(params, 'systemPrompt', ...prompt, acc.slots);
-    for (const m of many(params.messages)) if (isObj(m)) for (const block of many(m.content)) contentSlots(block, ...prompt, acc);
-  } else if (method === 'elicitation/create') {
-    stringSlot(params, 'message', ...prompt, acc.slots);
-    jsonSlot(params, 'requestedSchema', ...prompt, acc.slots);
-  }
+  const acc = empty();
+  if (method === 'elicitation/create') {
+    const { requestedSchema, ...rest } = params;
+    freeTextSlots(rest, 'prompt', 'user', acc);
+    if (requestedSchema !== undefined) jsonSlot(params, 'requestedSchema', 'prompt', 'user', acc.slots);
+  } else freeTextSlots(params, 'prompt', 'user', acc);
   return acc;
 }
 
-/** Server notifications whose text an agent may show to its model or user: judged like tool output. */
-export const TEXT_NOTIFICATIONS: ReadonlySet<string> = new Set(['notifications/message', 'notifications/progress', 'notifications/cancelled']);
-
+/**
+ * Server notifications: an agent may hand any of their text to its model (log and progress messages, cancellation
+ * reasons, the uri of an updated resource), so every free text in their params is judged like tool output.
+ */
 export function notificationSlots(method: string, params: Obj): Slots {
-  const acc: Slots = { slots: [], uninspected: 0 };
-  const tool = ['tool_result', 'tool'] as const;
+  const acc = empty();
   if (method === 'notifications/message') {
-    // A log message's data is any JSON: a string is judged as itself, anything else as its JSON text.
-    if (typeof params.data === 'string') stringSlot(params, 'data', ...tool, acc.slots);
-    else jsonSlot(params, 'data', ...tool, acc.slots);
-    stringSlot(params, 'logger', ...tool, acc.slots);
-  } else if (method === 'notifications/progress') {
-    stringSlot(params, 'message', ...tool, acc.slots);
-  } else if (method === 'notifications/cancelled') {
-    stringSlot(params, 'reason', ...tool, acc.slots);
-  }
+    const { data, ...rest } = params;
+    freeTextSlots(rest, 'tool_result', 'tool', acc);
+    // A log's data is any JSON: a string is judged as itself, anything else as its JSON text.
+    if (typeof data === 'string') {
+      if (data.length > 0) acc.slots.push({ text: data, kind: 'tool_result', role: 'tool', set: (t) => ((params.data = t), true) });
+    } else jsonSlot(params, 'data', 'tool_result', 'tool', acc.slots);
+  } else freeTextSlots(params, 'tool_result', 'tool', acc);
   return acc;
 }

@@ -3,7 +3,7 @@ import canonicalize from 'canonicalize';
 
 /**
  * Pinning of tool definitions (pure). A definition is what the model and the client read of a tool: name, title,
- * description, input and output schemas, annotations. Its hash is SHA-256 over the RFC 8785 canonical JSON, so key order and whitespace never count as a
+ * description, input and output schemas, annotations, icons and `_meta`. Its hash is SHA-256 over the RFC 8785 canonical JSON, so key order and whitespace never count as a
  * change. The first list a tenant sees of a server is trusted as it stands; afterwards a changed definition (a rug
  * pull) and, under `review`, a new tool wait for a tenant admin's approval.
  */
@@ -15,6 +15,8 @@ export interface ToolDefinition {
   inputSchema?: unknown;
   outputSchema?: unknown;
   annotations?: unknown;
+  icons?: unknown;
+  _meta?: unknown;
 }
 
 export interface Pin {
@@ -47,6 +49,9 @@ export function definitionOf(tool: Record<string, unknown>): ToolDefinition | un
     // the tool: a change to them is a change of the tool.
     ...(tool.outputSchema !== undefined ? { outputSchema: tool.outputSchema } : {}),
     ...(tool.annotations !== undefined ? { annotations: tool.annotations } : {}),
+    // Icons and `_meta` are shown by clients and read by some: free text that must not change unseen either.
+    ...(tool.icons !== undefined ? { icons: tool.icons } : {}),
+    ...(tool._meta !== undefined ? { _meta: tool._meta } : {}),
   };
 }
 
@@ -126,7 +131,7 @@ export function diffDefinitions(approved: string | null, pending: string | null)
   const restBefore = canonicalize({ ...schemaBefore, properties: undefined });
   const restAfter = canonicalize({ ...schemaAfter, properties: undefined });
   if (restBefore !== restAfter) diffs.push({ field: 'inputSchema', before: { ...schemaBefore, properties: undefined }, after: { ...schemaAfter, properties: undefined } });
-  for (const field of ['outputSchema', 'annotations'] as const) {
+  for (const field of ['outputSchema', 'annotations', 'icons', '_meta'] as const) {
     if (canonicalize(before[field]) !== canonicalize(after[field])) diffs.push({ field, before: before[field] ?? null, after: after[field] ?? null });
   }
   return diffs;

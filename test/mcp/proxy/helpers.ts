@@ -68,6 +68,19 @@ export async function startUpstreamMcp(t: Teardown, setup: (server: McpServer, u
   return upstream;
 }
 
+/**
+ * Starts a hand-written upstream on a loopback port; at teardown its connections are cut (open SSE streams too) and
+ * it is closed. Returns its base URL (`http://127.0.0.1:<port>`).
+ */
+export async function listenLoopback(t: Teardown, http: Server): Promise<string> {
+  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+  t.teardown(() => {
+    http.closeAllConnections();
+    return new Promise((resolve) => http.close(resolve));
+  });
+  return `http://127.0.0.1:${(http.address() as { port: number }).port}`;
+}
+
 /** A gateway that may reach loopback upstreams and seal credentials. */
 export function proxyGateway(t: Teardown, storage: StorageBackend = 'sqlite'): Promise<TestGateway> {
   return startTestGateway(t, { storage, config: { masterKey: MASTER_KEY, mcpPrivateUpstreams: true } });
@@ -85,4 +98,14 @@ export async function agent(gw: TestGateway, key: string, name: string): Promise
   const transport = new StreamableHTTPClientTransport(new URL(`${gw.proxyUrl}/mcp/servers/${name}`), { requestInit: { headers: { 'x-api-key': key } } });
   await client.connect(transport);
   return { client, transport };
+}
+
+/** A gateway, a key of tenant `acme`, `url` registered as `name`, and a real SDK client connected to it through Bastion. */
+export async function proxiedAgent(t: Teardown, name: string, url: string) {
+  const gw = await proxyGateway(t);
+  const key = await gw.key('acme', { rate: 10_000 });
+  await register(gw, key, name, { url });
+  const { client, transport } = await agent(gw, key, name);
+  t.teardown(() => client.close());
+  return { gw, key, client, transport };
 }
