@@ -47,6 +47,7 @@ export async function embeddingsRoute(app: FastifyInstance): Promise<void> {
       const judgements = await judge(request, texts.map((content) => ({ content, kind: 'prompt' as const })), {
         entity: request.principal!.tenantId,
         contentLimitBytes: config.contentLimitBytes,
+        record: 'request',
       });
       if (judgements[0]?.ers.shadow_banned) {
         request.verdictSummary = 'shadow_banned';
