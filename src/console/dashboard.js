@@ -37,7 +37,7 @@ function Plan({ billing }) {
     <ul class="addons">
       ${addons.map((a) => html`<li><strong>${a.name}</strong>: ${a.purchased ? 'active' : a.eligible ? 'available' : `from plan ${a.min_tier}`}<br /><span class="hint">${a.description}</span></li>`)}
     </ul>
-    <p><a href=${billing.upgrade_url} rel="noopener noreferrer">Upgrade or buy add-ons</a></p>
+    ${billing.upgrade_url ? html`<p><a href=${billing.upgrade_url} rel="noopener noreferrer">Upgrade or buy add-ons</a></p>` : null}
   </section>`;
 }
 

@@ -1,4 +1,4 @@
-import t from 'tap';
+import t, { type Test } from 'tap';
 import { z } from 'zod';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { anthropicMessage, messageEvents, sendAnthropicEvents, sendAnthropicJson, textBlock, toolUseBlock } from '../helpers/fake-anthropic.js';
@@ -36,7 +36,7 @@ for (const backend of ['sqlite', 'postgres'] as StorageBackend[]) {
     const portal = async <T>(path: string) => (await call(`${gw.adminUrl}${path}`, { headers: bearer(owner.access) })).json<T>();
     let expected: Summary = { requests: 0, allowed: 0, blocked: 0, redacted: 0 };
     /** The exchange is recorded when its reply closes: wait until the portal shows `change` on top of the last figures. */
-    const expectChange = async (t: Tap.Test, what: string, change: Partial<Summary>) => {
+    const expectChange = async (t: Test, what: string, change: Partial<Summary>) => {
       const next = { ...expected };
       for (const [k, v] of Object.entries(change)) next[k as keyof Summary] += v;
       const got = await eventually(async () => {
