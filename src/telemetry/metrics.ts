@@ -19,6 +19,8 @@ export interface Metrics {
   readonly shadowBanned: Counter<'tenant'>;
   readonly refusals: Counter<'reason' | 'tenant'>;
   readonly upstreamErrors: Counter<'route' | 'code'>;
+  /** Answers that refused rather than pass unjudged: overload, inspection deadline or failure, limiter or storage down. */
+  readonly failClosed: Counter<'code'>;
   /** Screened requests (a /filter item or one guarded exchange), by the guard point that decided, action and threat category. */
   readonly screened: Counter<'point' | 'action' | 'family' | 'tenant'>;
   /** MCP proxy: messages by server, method and outcome (allowed, blocked, redacted, withheld). */
@@ -124,6 +126,12 @@ function createMetrics(services: Services): Metrics {
       name: 'bastion_upstream_errors_total',
       help: 'Upstream calls that failed: code UPSTREAM_UNREACHABLE (502) or UPSTREAM_TIMEOUT (504)',
       labelNames: ['route', 'code'],
+      registers,
+    }),
+    failClosed: new Counter({
+      name: 'bastion_fail_closed_total',
+      help: 'Requests answered with a fail-closed error instead of a verdict: code OVERLOADED (503), INSPECTION_TIMEOUT (504), INSPECTION_FAILED (500), LIMITER_UNAVAILABLE (503), STORAGE_UNAVAILABLE (503)',
+      labelNames: ['code'],
       registers,
     }),
     screened: new Counter({
