@@ -22,7 +22,7 @@ import { DEFAULT_PLAN } from './config/plans.js';
 import { memoryErs, redisErs } from './ers/store.js';
 import { createInspectorPool } from './workers/pool.js';
 import { VerdictCache } from './workers/verdict-cache.js';
-import { Upstream } from './proxy/upstream/client.js';
+import { Upstream } from './upstream/client.js';
 import { assertEvolutionConfig, createEvolution } from './evolution/service.js';
 
 export class StartupError extends Error {}

@@ -3,7 +3,7 @@ import { verifyActivityLog } from '../storage/agent-activity.js';
 import { migrate, openStorage } from '../storage/database.js';
 import { TENANT_ID, parse } from './args.js';
 import { StartupError } from '../runtime.js';
-import { UsageError } from './main.js';
+import { UsageError } from './usage-error.js';
 
 export const AGENTS_USAGE = 'agents verify-log --tenant ID';
 

@@ -5,7 +5,7 @@ import { createApiKey, findKey, listKeys, revokeKey } from '../storage/api-keys.
 import { migrate, openStorage } from '../storage/database.js';
 import { ensureGatewayTenant, findTenant } from '../storage/tenants.js';
 import { TENANT_ID, parse, positiveInt } from './args.js';
-import { UsageError } from './main.js';
+import { UsageError } from './usage-error.js';
 
 export async function keysCommand(config: Config, argv: string[]): Promise<number> {
   const [sub, ...rest] = argv;

@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { BastionError } from '../errors.js';
-import { requestGone } from '../http/create-app.js';
+import { requestGone } from '../workers/request-gone.js';
 import type { ErsState, Kind, Role, Verdict } from '../inspect/types.js';
 import type { ScopedRequest } from '../workers/inspect-task.js';
 import { learnsFromTraffic } from '../evolution/entitlement.js';

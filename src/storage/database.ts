@@ -6,9 +6,9 @@ import { Kysely, Migrator, PostgresDialect, SqliteDialect } from 'kysely';
 import type pgModule from 'pg';
 import { chainKey } from '../agents/activity-chain.js';
 import { migrationProvider } from './migrations/index.js';
-import type { Database } from './schema.js';
+import type { Database, Dialect } from './schema.js';
 
-export type Dialect = 'sqlite' | 'postgres';
+export type { Dialect };
 
 export interface Storage {
   db: Kysely<Database>;

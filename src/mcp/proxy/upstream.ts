@@ -1,7 +1,7 @@
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { Agent, type Dispatcher } from 'undici';
 import type { Config } from '../../config/schema.js';
-import { upstreamError } from '../../proxy/upstream/client.js';
+import { upstreamError } from '../../upstream/client.js';
 import { guardedLookup, type Resolve } from './upstream-lookup.js';
 
 /** The upstream said something that is not Streamable HTTP JSON-RPC, or too much of it at once. */

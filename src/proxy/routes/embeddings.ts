@@ -6,7 +6,7 @@ import { holdsTokens, loadCl100k } from '../embeddings/tokenizer.js';
 import { routeEmbeddings } from '../embeddings/providers.js';
 import { alignedEmbeddings, decoyEmbeddings, type EmbeddingsVerdict } from '../embeddings/responses.js';
 import { judge } from '../filter/judge.js';
-import { readBounded } from '../upstream/read-body.js';
+import { readBounded } from '../../upstream/read-body.js';
 import { abortOnClientClose, markUpstream, relayHead } from '../upstream/forward.js';
 
 const EmbeddingsBody = Type.Object(

@@ -4,7 +4,7 @@ import type { Dispatcher } from 'undici';
 import { BastionError } from '../../errors.js';
 import { tenantPolicies } from '../../policy/tenant-policies.js';
 import { abortOnClientClose, markUpstream, relayHead, upstreamHeaders } from './forward.js';
-import { readBounded } from './read-body.js';
+import { readBounded } from '../../upstream/read-body.js';
 
 export interface GuardedForward<T> {
   /** Upstream path, e.g. `/v1/chat/completions`. */

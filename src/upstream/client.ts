@@ -1,5 +1,5 @@
 import { Agent, type Dispatcher } from 'undici';
-import { BastionError } from '../../errors.js';
+import { BastionError } from '../errors.js';
 
 export interface UpstreamOptions {
   connectTimeoutMs: number;

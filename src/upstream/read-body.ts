@@ -1,5 +1,5 @@
 import type { Dispatcher } from 'undici';
-import { BastionError } from '../../errors.js';
+import { BastionError } from '../errors.js';
 import { upstreamError } from './client.js';
 
 /** Reads a non-streamed upstream body, refusing (502) one larger than Bastion will parse and inspect. */
