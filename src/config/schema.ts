@@ -197,7 +197,7 @@ export const SCHEMA = {
   upstreamResponseLimitBytes: setting('UPSTREAM_RESPONSE_LIMIT', 'Largest non-streamed upstream body Bastion parses and inspects (502 beyond)', int(1024, 256 * 1024 * 1024), defaults.upstreamResponseLimitBytes),
   geminiBaseUrl: setting('GEMINI_BASE_URL', 'Google Generative Language API base for `gemini/<model>` embeddings', httpUrl, defaults.geminiBaseUrl),
   geminiApiKey: setting('GEMINI_API_KEY', 'API key for `gemini/<model>` embeddings (sent as x-goog-api-key)', text(1, 4096), undefined, true),
-  azureBaseUrl: setting('AZURE_OPENAI_BASE_URL', 'Azure OpenAI resource endpoint for `azure/<deployment>` embeddings, e.g. https://NAME.openai.azure.com', httpUrl, undefined),
+  azureBaseUrl: setting('AZURE_OPENAI_BASE_URL', 'Azure OpenAI resource endpoint for `azure/<deployment>` embeddings, e.g. `https://NAME.openai.azure.com`', httpUrl, undefined),
   azureApiKey: setting('AZURE_OPENAI_API_KEY', 'Azure OpenAI key (sent as api-key)', text(1, 4096), undefined, true),
   azureApiVersion: setting('AZURE_OPENAI_API_VERSION', 'api-version query parameter for Azure OpenAI', text(4, 64), defaults.azureApiVersion),
   streamHoldChars: setting('BASTION_STREAM_HOLD_CHARS', 'Streaming guard: the word being written (a run of printable ASCII without spaces) is held until it ends, so no part of a credential is released before it is recognised; this bounds the held run (longer runs go out in scanned pieces) and the look-behind window', int(16, 8192), defaults.streamHoldChars),
@@ -260,7 +260,7 @@ export const SCHEMA = {
   extMode: setting('BASTION_EXT_MODE', 'What the extension does with a blocked paste (GET /ext/policy): block (refuse it) or warn (ask the user)', oneOf('block', 'warn'), 'block'),
   extRedaction: setting('BASTION_EXT_REDACTION', 'Whether the extension replaces secrets in pastes with POST /ext/redact before they are sent (GET /ext/policy)', bool, true),
   // Paid MCP tools: /mcp on the data plane. L402 is offered only when LND_REST_URL is set.
-  lndRestUrl: setting('LND_REST_URL', 'Lightning node (LND) REST endpoint that issues L402 invoices (POST /v1/invoices), e.g. https://127.0.0.1:8080; unset: /mcp offers x402 only', httpUrl, undefined),
+  lndRestUrl: setting('LND_REST_URL', 'Lightning node (LND) REST endpoint that issues L402 invoices (POST /v1/invoices), e.g. `https://lnd.internal:8080`; unset: /mcp offers x402 only', httpUrl, undefined),
   lndMacaroon: setting('LND_MACAROON', "Hex of the LND macaroon sent as Grpc-Metadata-macaroon (an invoice macaroon: it can only create and read invoices)", hex(16, 8192), undefined, true),
   lndTlsCertPath: setting('LND_TLS_CERT_PATH', "PEM file of the LND node's TLS certificate (LND signs its own); unset: the system CAs", text(1, 4096), undefined),
   lndTimeoutMs: setting('LND_TIMEOUT_MS', 'Deadline of one invoice request to LND (the 402 then offers x402 only)', int(100, 60_000), 5000),
