@@ -10,7 +10,7 @@ interface UpstreamFailure {
 
 /** One chat through a gateway whose upstream is `upstreamBaseUrl`: the answer and the gateway's log. */
 async function chatThrough(t: Test, upstreamBaseUrl: string) {
-  const gw = await startTestGateway(t, { config: { upstreamBaseUrl, upstreamConnectTimeoutMs: 2000 } });
+  const gw = await startTestGateway(t, { config: { upstreamBaseUrl, upstreamConnectTimeoutMs: 2000, upstreamBodyTimeoutMs: 300 } });
   const key = await gw.key('acme');
   const res = await call(`${gw.proxyUrl}/v1/chat/completions`, { headers: { 'x-api-key': key }, body: { model: 'm', messages: [{ role: 'user', content: 'hello' }] } });
   return { res, body: res.json<UpstreamFailure>(), logs: gw.logs };
@@ -36,6 +36,19 @@ t.test('a 502 says which upstream failed and why, in the answer and the log line
     t.equal(res.status, 502);
     t.equal(body.error.upstream, 'http://upstream.invalid:8000');
     t.equal(body.error.cause, 'dns');
+  });
+
+  t.test('an answer whose body stalls: 504 naming the upstream and the body timeout', async (t) => {
+    const stalling = await fakeUpstream(t);
+    stalling.on((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.write('{"id":');
+    });
+    const { res, body } = await chatThrough(t, stalling.url);
+    t.equal(res.status, 504);
+    t.equal(body.error.code, 'BASTION_ERR_UPSTREAM_TIMEOUT');
+    t.equal(body.error.upstream, new URL(stalling.url).origin);
+    t.equal(body.error.cause, 'body_timeout');
   });
 
   t.test('TLS to a server that does not speak it', async (t) => {

@@ -77,7 +77,7 @@ export async function embeddingsRoute(app: FastifyInstance): Promise<void> {
         body: JSON.stringify(route.body(redacted || verdict || route.provider === 'gemini' ? sentTexts : undefined, body)),
         signal: abort.signal,
       });
-      const raw = await readBounded(res.body, config.upstreamResponseLimitBytes);
+      const raw = await readBounded(res.body, config.upstreamResponseLimitBytes, new URL(route.url).origin);
       markUpstream(request, started);
       if (res.statusCode >= 400) {
         relayHead(reply, res);

@@ -37,8 +37,9 @@ export async function forwardGuarded<T>(request: FastifyRequest, reply: FastifyR
   const { allowDomains } = await tenantPolicies(request.server.services).get(request.principal?.tenantId);
   const abort = abortOnClientClose(request, reply);
   const started = performance.now();
+  const url = `${route.baseUrl ?? config.upstreamBaseUrl}${route.path}`;
   const res = await upstream.request({
-    url: `${route.baseUrl ?? config.upstreamBaseUrl}${route.path}`,
+    url,
     method: 'POST',
     headers: route.upstreamHeaders ?? upstreamHeaders(request, { 'content-type': 'application/json' }),
     body: JSON.stringify(route.body),
@@ -51,7 +52,7 @@ export async function forwardGuarded<T>(request: FastifyRequest, reply: FastifyR
   if (String(res.headers['content-type'] ?? '').toLowerCase().includes('text/event-stream')) return reply.send(route.stream(res.body, abort, allowDomains));
   // The body's own read time, on top of the wait for the head marked above (counted once each).
   const bodyStarted = performance.now();
-  const raw = await readBounded(res.body, config.upstreamResponseLimitBytes);
+  const raw = await readBounded(res.body, config.upstreamResponseLimitBytes, new URL(url).origin);
   markUpstream(request, bodyStarted);
   let value: unknown;
   try {
