@@ -85,6 +85,15 @@ for (const backend of ['sqlite', 'postgres'] as StorageBackend[]) {
       await expectChange(t, 'streamed: one request, blocked', { requests: 1, blocked: 1 });
     });
 
+    await t.test('legacy completions: a credential in the answer is redacted, and counted as redacted', async (t) => {
+      const token = `ghp_${'R7xK2mQ9vL4nP8sT1wY6zB3cD5fH0jA2gE4i'}`;
+      answer = (_req, res) =>
+        sendJson(res, 200, { id: 'cmpl-1', object: 'text_completion', created: 1, model: 'gpt-3.5-turbo-instruct', choices: [{ index: 0, text: `use ${token} to deploy`, logprobs: null, finish_reason: 'stop' }] });
+      const res = await call(`${gw.proxyUrl}/v1/completions`, { headers, body: { model: 'gpt-3.5-turbo-instruct', prompt: 'how do I deploy?' } });
+      t.notMatch(res.body, token.slice(4, 20));
+      await expectChange(t, 'one request, allowed with a redaction', { requests: 1, allowed: 1, redacted: 1 });
+    });
+
     await t.test('Anthropic Messages: a dangerous tool_use, plain and streamed', async (t) => {
       const message = anthropicMessage([textBlock('Cleaning up.'), toolUseBlock('toolu_bad', 'shell', { command: CURL })]);
       const ask = (stream: boolean) =>
@@ -128,6 +137,7 @@ for (const backend of ['sqlite', 'postgres'] as StorageBackend[]) {
       const summary = await portal<Summary & { by_risk: Record<string, number> }>('/portal/stats/summary');
       t.equal(summary.allowed + summary.blocked, summary.requests, 'allowed + blocked = requests');
       t.equal(Object.values(summary.by_risk).reduce((a, b) => a + b, 0), summary.requests, 'one risk level per request');
+      t.equal(summary.redacted, 1, 'the redacted answer');
       const daily = await portal<{ series: Summary[] }>('/portal/stats/daily?days=1');
       t.same({ requests: daily.series[0].requests, blocked: daily.series[0].blocked }, { requests: summary.requests, blocked: summary.blocked }, 'the daily series is the same count');
       const impact = await portal<{ blocks: number; threat_breakdown: { families: { threat_id: string; count: number }[] } }>('/tenant/impact?period=1');
