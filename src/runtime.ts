@@ -24,6 +24,8 @@ import { createInspectorPool } from './workers/pool.js';
 import { VerdictCache } from './workers/verdict-cache.js';
 import { Upstream } from './upstream/client.js';
 import { assertEvolutionConfig, createEvolution } from './evolution/service.js';
+import { noteOwnListeners } from './mcp/proxy/own-listeners.js';
+import { RedisAnchor, useRedisAnchor } from './storage/activity-anchor.js';
 
 export class StartupError extends Error {}
 
@@ -38,7 +40,7 @@ export interface Gateway {
 
 export async function createServices(config: Config, logger: Logger): Promise<Services> {
   assertEvolutionConfig(config);
-  const storage = openStorage(config.databaseUrl, { masterKey: config.masterKey });
+  const storage = openStorage(config.databaseUrl, { masterKey: config.masterKey, anchorFile: config.activityAnchorFile });
   let revokedBootstrap: string[];
   try {
     await migrate(storage);
@@ -54,6 +56,7 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
 
   const redis = config.redisUrl ? createRedis(config.redisUrl) : undefined;
   if (redis && !(await connectRedis(redis))) logger.warn({ dependency: 'redis' }, 'redis unreachable at start; metered routes answer 503 until it is back');
+  if (redis && storage.activityKey && useRedisAnchor(config)) storage.activityAnchor = new RedisAnchor(redis, config.redisPrefix);
   const broadcast = redis ? redisBroadcast(redis, `${config.redisPrefix}events`) : localBroadcast();
   // Without Redis nothing would tell this process about a revocation made elsewhere (the CLI), so no key cache.
   // A key cache needs to hear about revocations made elsewhere: over Redis, or (one SQLite file) from its
@@ -148,6 +151,7 @@ export async function startGateway(config: Config, logStream?: DestinationStream
     const addr = app.server.address();
     return typeof addr === 'object' && addr ? addr.port : 0;
   };
+  noteOwnListeners(services, [portOf(proxy), portOf(admin)]); // an MCP upstream URL must not name them
   const idle = config.idleGcMs > 0 ? collectWhenIdle([proxy.server, admin.server], config.idleGcMs, loggedGc(services.logger)) : undefined;
   let closing: Promise<void> | undefined;
   return {

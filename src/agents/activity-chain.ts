@@ -68,7 +68,9 @@ export function sameDigest(a: string | null, b: string): boolean {
 
 export interface ChainBreak {
   seq: number;
-  reason: 'seq_gap' | 'prev_hash_mismatch' | 'hash_mismatch' | 'head_mismatch';
+  /** rolled_back: the anchor kept outside the database had seen this seq (or its hash) and the log no longer has it;
+   * anchor_mismatch: the anchor's own MAC is wrong; log_missing: no records, though the tenant has agents or spend. */
+  reason: 'seq_gap' | 'prev_hash_mismatch' | 'hash_mismatch' | 'head_mismatch' | 'rolled_back' | 'anchor_mismatch' | 'log_missing';
 }
 
 /**

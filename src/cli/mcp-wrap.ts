@@ -69,13 +69,19 @@ function gatewayJudge(gateway: string, key: string, server: string): { judge: Ju
 
 /**
  * The two directions, each in order (a message is passed on only after the ones before it). Agent → server: guard
- * point [B]; the agent's requests are remembered so the server's answers are judged by what was asked (guard point
- * [A]). Exported for tests.
+ * point [B]; the agent's requests are recorded before they reach the server, so the server's answers are judged by
+ * what was asked (guard point [A]). An answer whose id is not an open request (not sent yet, refused, or answered
+ * already) is never passed on: the agent may already wait on that id, and nothing says what it would be judged as.
+ * Exported for tests.
  */
 export function relay(agentIn: Readable, agentOut: Writable, serverIn: Writable, serverOut: Readable, judge: Judge): { serverDone: Promise<void> } {
   const open = new Map<Id, { method: string; tool?: string }>();
   const send = (out: Writable, message: Message) => out.writable && out.write(JSON.stringify(message) + '\n');
   const warn = (what: string) => process.stderr.write(`bastion: ${what}\n`);
+  // A server may flood answers for ids the agent is about to use, hoping one overtakes the request: the first such
+  // answer is reported, then one line per 1,000 (stderr writes to a pipe are synchronous; a flood must not stall us).
+  let unsolicited = 0;
+  const dropped = () => unsolicited++ % 1000 === 0 && warn(`the server sent an answer for a request the wrapper did not send (or answered twice): not passed to the agent (${unsolicited} so far)`);
 
   lines(agentIn, async (message) => {
     if (message === undefined) return send(agentOut, errorResponse(null, -32700, 'Bastion: not a JSON-RPC message (or longer than 4 MB).'));
@@ -101,6 +107,7 @@ export function relay(agentIn: Readable, agentOut: Writable, serverIn: Writable,
     const id = message.id as Id | undefined;
     const response = message.method === undefined && id !== undefined;
     const asked = response ? open.get(id) : undefined;
+    if (response && !asked) return dropped(); // never asked, or answered already: no agent is waiting for it
     if (response) open.delete(id);
     try {
       const verdict = await judge({ from: 'server', message, ...(asked ? { asked } : {}) });

@@ -173,6 +173,7 @@ export const SCHEMA = {
   allowUnauthenticated: setting('ALLOW_UNAUTHENTICATED', 'Start even when no API key exists (fails closed otherwise)', bool, false),
   apiKeys: setting('BASTION_API_KEYS', 'Bootstrap keys: comma-separated tenant:key pairs, stored hashed at start', bootstrapKeys, [], true),
   adminKey: setting('BASTION_ADMIN_KEY', 'Operator secret for X-Admin-Key routes (admin routes answer 503 when unset)', text(24, 512), undefined, true),
+  activityAnchorFile: setting('BASTION_ACTIVITY_ANCHOR_FILE', "Where the agent activity log's anchor (each tenant's newest sequence number, MAC'd) is kept, outside the database, so a wiped or rolled-back log is found by verify-log; unset: Redis when REDIS_URL is set, else next to an SQLite database file, else none (see docs/AGENTS-AND-PAYMENTS.md)", text(1, 1024), undefined),
   masterKey: setting('BASTION_MASTER_KEY', '32-byte key (hex or base64) encrypting TOTP secrets and private keys at rest', master, undefined, true),
   bodyLimitBytes: setting('BASTION_BODY_LIMIT', 'Maximum request body in bytes (413 beyond)', int(1024, 64 * 1024 * 1024), defaults.bodyLimitBytes),
   contentLimitBytes: setting('BASTION_CONTENT_LIMIT', 'Maximum /filter content length in bytes (413 beyond)', int(256, 16 * 1024 * 1024), defaults.contentLimitBytes),

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import { GENESIS_HASH, firstBreak, headMac, recordMac, sameDigest, type ChainBreak } from '../agents/activity-chain.js';
+import { anchorIntact, anchorMac, type AnchorStore } from './activity-anchor.js';
 import { BastionError } from '../errors.js';
 import type { Dialect } from './database.js';
 import type { Database } from './schema.js';
@@ -8,6 +9,7 @@ import type { Database } from './schema.js';
 export interface ChainWriter {
   dialect: Dialect;
   activityKey?: Buffer;
+  activityAnchor?: AnchorStore;
 }
 
 /** No master key, no chain key: agents and payments refuse (503) rather than write records nobody can verify. */
@@ -47,6 +49,8 @@ export async function appendActivity(trx: Kysely<Database>, storage: ChainWriter
     .executeTakeFirstOrThrow();
   const head = { tenant_id: tenantId, seq: Number(stored.seq), hash: stored.hash, legacy_seq: Number(stored.legacy_seq) };
   const headIntact = sameDigest(stored.mac, headMac(key, head));
+  // The head read under the lock is committed (appends queue on it): the anchor outside the database may move to it.
+  if (headIntact && head.seq > 0) void storage.activityAnchor?.advance(tenantId, { seq: head.seq, hash: head.hash, mac: anchorMac(key, tenantId, head.seq, head.hash) }).catch(() => undefined);
   const record = {
     tenant_id: tenantId,
     seq: head.seq + 1,
@@ -93,8 +97,12 @@ export interface VerifyResult {
   first_break?: ChainBreak;
 }
 
-/** Re-computes the tenant's whole chain with the chain key in pages of 1000 and reports the first broken link. */
-export async function verifyActivityLog(storage: { db: Kysely<Database>; activityKey?: Buffer }, tenantId: string): Promise<VerifyResult> {
+/**
+ * Re-computes the tenant's whole chain with the chain key in pages of 1000 and reports the first broken link; then
+ * compares it with what it must hold: the anchor kept outside the database (activity-anchor.ts), and at least one
+ * record when the tenant has agents or quotes. An intact log moves the anchor to its head.
+ */
+export async function verifyActivityLog(storage: { db: Kysely<Database>; activityKey?: Buffer; activityAnchor?: AnchorStore }, tenantId: string): Promise<VerifyResult> {
   const key = activityKeyOf(storage);
   const { db } = storage;
   const head = await db.selectFrom('agent_log_heads').select(['seq', 'hash', 'legacy_seq', 'mac']).where('tenant_id', '=', tenantId).executeTakeFirst();
@@ -113,6 +121,33 @@ export async function verifyActivityLog(storage: { db: Kysely<Database>; activit
     if (page.length < 1000) break;
     after = Number(page[page.length - 1].seq);
   }
-  const broken = firstBreak(key, all, head ? { tenant_id: tenantId, seq: Number(head.seq), hash: head.hash, legacy_seq: Number(head.legacy_seq), mac: head.mac } : undefined);
+  const broken = firstBreak(key, all, head ? { tenant_id: tenantId, seq: Number(head.seq), hash: head.hash, legacy_seq: Number(head.legacy_seq), mac: head.mac } : undefined) ?? (await missingRecords(storage, key, tenantId, all));
+  if (!broken && all.length > 0) {
+    const last = all[all.length - 1];
+    // Best effort: a verify that cannot write the anchor still reports what it found (the next append anchors too).
+    await storage.activityAnchor?.advance(tenantId, { seq: last.seq, hash: last.hash, mac: anchorMac(key, tenantId, last.seq, last.hash) }).catch(() => undefined);
+  }
   return { tenant_id: tenantId, records: all.length, intact: broken === undefined, ...(broken ? { first_break: broken } : {}) };
+}
+
+/** A consistent chain that lacks what the anchor saw, or that is empty for a tenant with agents or quotes. */
+async function missingRecords(storage: { db: Kysely<Database>; activityAnchor?: AnchorStore }, key: Buffer, tenantId: string, all: { seq: number; hash: string }[]): Promise<ChainBreak | undefined> {
+  let anchor;
+  try {
+    anchor = await storage.activityAnchor?.get(tenantId);
+  } catch {
+    return { seq: 0, reason: 'anchor_mismatch' }; // unreadable, not JSON, or the store is down: nothing says how far the log had got
+  }
+  if (anchor) {
+    if (!anchorIntact(key, tenantId, anchor)) return { seq: Number(anchor.seq) || 0, reason: 'anchor_mismatch' };
+    if (all.length < anchor.seq || !sameDigest(all[anchor.seq - 1].hash, anchor.hash)) return { seq: anchor.seq, reason: 'rolled_back' };
+  }
+  if (all.length > 0) return undefined;
+  // Registering an agent and issuing a quote each write a record: a tenant with either cannot have an empty log.
+  const { db } = storage;
+  const [agent, quote] = await Promise.all([
+    db.selectFrom('agents').select('tenant_id').where('tenant_id', '=', tenantId).limit(1).executeTakeFirst(),
+    db.selectFrom('agent_quotes').select('tenant_id').where('tenant_id', '=', tenantId).limit(1).executeTakeFirst(),
+  ]);
+  return agent || quote ? { seq: 0, reason: 'log_missing' } : undefined;
 }

@@ -5,6 +5,7 @@ import SQLite from 'better-sqlite3';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect } from 'kysely';
 import type pgModule from 'pg';
 import { chainKey } from '../agents/activity-chain.js';
+import { AnchorFile, anchorPath, type AnchorStore } from './activity-anchor.js';
 import { migrationProvider } from './migrations/index.js';
 import type { Database, Dialect } from './schema.js';
 
@@ -17,6 +18,8 @@ export interface Storage {
   ping(): Promise<void>;
   /** The activity chain's HMAC key, derived from BASTION_MASTER_KEY (never stored); absent without a master key. */
   activityKey?: Buffer;
+  /** The activity log's anchor outside the database (activity-anchor.ts); absent when none is configured. */
+  activityAnchor?: AnchorStore;
   /** SQLite only: changes when another connection (the CLI) committed a write. */
   externalWrites?: () => number;
   close(): Promise<void>;
@@ -35,9 +38,10 @@ function postgresDriver(): typeof pgModule {
   return pgDriver;
 }
 
-export function openStorage(url: string, options: { masterKey?: Buffer } = {}): Storage {
+export function openStorage(url: string, options: { masterKey?: Buffer; anchorFile?: string } = {}): Storage {
   const storage = url.startsWith('sqlite:') ? openSqlite(url.slice('sqlite:'.length)) : openPostgres(url);
-  return options.masterKey ? { ...storage, activityKey: chainKey(options.masterKey) } : storage;
+  const anchor = anchorPath(url, options.anchorFile);
+  return options.masterKey ? { ...storage, activityKey: chainKey(options.masterKey), ...(anchor ? { activityAnchor: new AnchorFile(anchor) } : {}) } : storage;
 }
 
 function openSqlite(path: string): Storage {

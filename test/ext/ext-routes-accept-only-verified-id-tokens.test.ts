@@ -153,6 +153,13 @@ t.test('/ext/* with a loopback identity provider', async (t) => {
     const startup = await filter(bearer(await workspace.sign({ sub: 'u3', aud: CLIENT_ID, email: 'u3@small.io', email_verified: true })));
     t.equal(startup.status, 403, 'a startup tenant: tier too low');
     t.match(startup.json(), { error: { code: 'BASTION_ERR_PLAN_TOO_LOW', required_tier: 'enterprise', current_tier: 'startup' } });
+    // The domain is read from an address parsed as one: a claim that is not a valid address never maps, whatever it ends with.
+    for (const email of ['a@evil.com@small.io', 'evil.com@@small.io', '"a@evil.com"@small.io', 'a@small.io.', 'a@sub.small.io', '@small.io', 'a b@small.io']) {
+      const odd = await filter(bearer(await workspace.sign({ sub: 'u5', aud: CLIENT_ID, email, email_verified: true })));
+      t.equal(code(odd), 'BASTION_ERR_EXT_USER_UNMAPPED', `${email} maps to no tenant`);
+    }
+    const cased = await filter(bearer(await workspace.sign({ sub: 'u6', aud: CLIENT_ID, email: 'U6@Small.IO', email_verified: true })));
+    t.equal(code(cased), 'BASTION_ERR_PLAN_TOO_LOW', 'a valid address maps by its domain, case-insensitively');
     const noAddon = await filter(bearer(await directory.sign({ sub: 'u4', aud: CLIENT_ID, tid: '9f3c1d2e-0000-4000-8000-000000000001' })));
     t.equal(noAddon.status, 402, 'enterprise without the add-on (a second issuer, mapped by tid)');
     t.match(noAddon.json(), { error: { code: 'BASTION_ERR_ADDON_REQUIRED', addon: 'extension' } });

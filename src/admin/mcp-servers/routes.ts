@@ -3,6 +3,8 @@ import type { Static } from 'typebox';
 import { BastionError, RequestValidationError } from '../../errors.js';
 import { mcpRegistry } from '../../mcp/proxy/registry-cache.js';
 import { checkUpstreamUrl } from '../../mcp/proxy/upstream-url.js';
+import { credentialHeaderFit } from '../../mcp/proxy/credential-header.js';
+import { pointsAtGateway } from '../../mcp/proxy/own-listeners.js';
 import { diffDefinitions } from '../../mcp/proxy/tool-pins.js';
 import { approvePending, listPins, type PinRow } from '../../storage/mcp-pins.js';
 import { deleteMcpServer, findMcpServer, listMcpServers, putMcpServer, type McpServerRow } from '../../storage/mcp-servers.js';
@@ -66,8 +68,10 @@ export async function mcpServerRoutes(app: FastifyInstance): Promise<void> {
     { config, schema: { summary: 'Register or replace an upstream MCP server (a new URL forgets its pinned tools)', querystring: TenantQuery, params: ServerParams, body: ServerBody, response: { 200: Server, 201: Server, 403: Forbidden } } },
     async (request, reply) => {
       const tenantId = scopedTenant(request, request.query.tenant_id);
-      const refusal = checkUpstreamUrl(request.body.url, settings.mcpPrivateUpstreams);
+      const refusal = pointsAtGateway(request.body.url, app.services) ? 'gateway_itself' : checkUpstreamUrl(request.body.url, settings.mcpPrivateUpstreams);
       if (refusal) throw new RequestValidationError([{ loc: ['body', 'url'], msg: `upstream URL refused: ${refusal.replace(/_/g, ' ')}`, type: `value_error.url.${refusal}` }]);
+      const header = request.body.credential_header;
+      if (header !== undefined && !credentialHeaderFit(header)) throw new RequestValidationError([{ loc: ['body', 'credential_header'], msg: 'not a header that may carry a credential (hop-by-hop, framing, Host, forwarding and MCP protocol headers are refused): use e.g. authorization or x-api-key', type: 'value_error.credential_header' }]);
       if (request.body.credential !== undefined && !settings.masterKey) throw new BastionError('MCP_CREDENTIAL_NEEDS_MASTER_KEY');
       const { row, created } = await putMcpServer(storage.db, settings.masterKey, tenantId, request.params.name, {
         url: request.body.url,

@@ -13,7 +13,7 @@ export const ServerBody = Type.Object(
   {
     url: Type.String({ minLength: 8, maxLength: 2048, description: 'The upstream Streamable HTTP MCP endpoint (http or https), or stdio://NAME for a local server run by `bastion mcp wrap`. Link-local and metadata addresses are refused; loopback and private ones unless BASTION_MCP_PRIVATE_UPSTREAMS' }),
     credential: Type.Optional(Type.String({ minLength: 1, maxLength: 4096, pattern: '^[^\\r\\n]+$', description: 'Sent upstream as the value of credential_header (e.g. "Bearer …"); stored sealed under BASTION_MASTER_KEY, never returned. Omitted on a replacement: the stored one is kept' })),
-    credential_header: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9-]{1,64}$', description: 'Default authorization' })),
+    credential_header: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9-]{1,64}$', description: 'The header the credential is sent under (default authorization). Hop-by-hop, framing, Host, forwarding and MCP protocol headers are refused (config/mcp-credential-headers.json)' })),
     allowed_tools: Type.Optional(Type.Union([Type.Array(ToolName, { maxItems: 1000 }), Type.Null()], { description: 'Only these tools are shown and callable; null or omitted: all' })),
     new_tools: Type.Optional(Type.Union([Type.Literal('auto'), Type.Literal('review')], { description: 'auto (default): a tool first listed after the first list is pinned at once; review: it waits for approval. A changed tool always waits' })),
   },

@@ -3,8 +3,12 @@
  * surface is not enough: `\x63\x6f\x6e`, `\u0063`, `[c][o][n]`, `[Cc]`, `(?:c)(?:o)` and `(c|k)` all spell letters the
  * surface does not show. This reads what a match contains: escapes decoded, single-character classes, case pairs and
  * other small classes expanded, groups joined to their neighbours, alternatives and optional atoms enumerated.
- * Anything that can match many different characters (`\s`, `\w`, `.`, `[a-z]`, a negated class) reads as a
- * separator: it carries no particular word.
+ * Anything that can match many different characters carries no particular letter, but it is not always a separator:
+ *   - one that cannot match a letter (`\s`, `\W`, `\d`, `[ ._-]`) reads as a separator (a space) when it must match,
+ *     and as JOIN when it may match nothing (`\s*`, `\W?`): the letters on either side may then run together;
+ *   - one that can match a letter (`.`, `\w`, `\S`, `[a-z]`, `[^x]`, `\pL`), with any quantifier, reads as WILD: it
+ *     joins the letters on either side into one word (`c.n.o.o` can match "contoso").
+ * The vocabulary check (vocabulary.ts) judges a word with JOIN or WILD in it by its fixed pieces.
  *
  * The answer is a bounded list of readings (strings in which a space stands for a separator); past the bound, or on
  * a pattern it cannot read, it answers undefined and the caller refuses the rule (fail closed).
@@ -16,6 +20,14 @@ const SMALL_CLASS = 4;
 const MAX_EXACT_REPEAT = 8;
 
 const SEP = ' ';
+/** Something that can match letters (and so joins the letters around it into one word). */
+export const WILD = '\uE000';
+/** A non-letter gap that may match nothing (the letters around it may run together). */
+export const JOIN = '\uE001';
+/** Class escapes that match no letter: \s \W \d, the anchors \b \B \A \z, control characters. */
+const NO_LETTER_ESCAPES = 'sWdbBAznrtfvae';
+/** POSIX classes without letters. */
+const NO_LETTER_NAMED = new Set(['space', 'punct', 'blank', 'cntrl', 'digit']);
 type Node = { t: 'text'; s: string } | { t: 'alt'; options: Node[][] };
 
 class Unreadable extends Error {}
@@ -54,8 +66,16 @@ function expand(seq: Node[]): string[] | undefined {
   return readings;
 }
 
-/** Only separators and spaces: an optional one reads as a separator (it can join two words, both already checked). */
-const onlySeparators = (nodes: Node[]): boolean => nodes.every((n) => (n.t === 'text' ? n.s.trim() === '' : n.options.every(onlySeparators)));
+/** A gap (no letter of its own): 'wild' when it can match a letter, 'sep' when it cannot; undefined when it spells letters. */
+function gapOf(nodes: Node[]): 'wild' | 'sep' | undefined {
+  let wild = false;
+  for (const n of nodes) {
+    const kinds = n.t === 'text' ? [[...n.s].every((c) => c === SEP || c === WILD || c === JOIN) ? (n.s.includes(WILD) ? 'wild' : 'sep') : undefined] : n.options.map(gapOf);
+    if (kinds.includes(undefined)) return undefined;
+    wild ||= kinds.includes('wild');
+  }
+  return wild ? 'wild' : 'sep';
+}
 
 class Parser {
   i = 0;
@@ -82,9 +102,11 @@ class Parser {
       branch.push(...atom);
       return;
     }
+    const gap = gapOf(atom);
+    if (gap === 'wild') return void branch.push({ t: 'text', s: WILD });
+    if (gap === 'sep') return void branch.push({ t: 'text', s: q.min === 0 ? JOIN : SEP });
     if (q.min === 0) {
-      if (onlySeparators(atom)) branch.push({ t: 'text', s: SEP });
-      else branch.push({ t: 'alt', options: [atom, []] });
+      branch.push({ t: 'alt', options: [atom, []] });
       return;
     }
     // At least once: the shortest match spells the atom `min` times (capped: a long count is no word).
@@ -117,7 +139,8 @@ class Parser {
     if (c === '[') return [this.charClass()];
     if (c === '\\') return [this.escape()];
     this.i++;
-    if (c === '.' || c === '^' || c === '$') return [{ t: 'text', s: SEP }];
+    if (c === '.') return [{ t: 'text', s: WILD }];
+    if (c === '^' || c === '$') return [{ t: 'text', s: SEP }];
     return [{ t: 'text', s: c }];
   }
 
@@ -159,8 +182,11 @@ class Parser {
       return { t: 'text', s: text };
     }
     const decoded = this.escapedChar();
-    return { t: 'text', s: decoded ?? SEP };
+    return { t: 'text', s: decoded === undefined ? (this.lastClassHasLetters ? WILD : SEP) : decoded };
   }
+
+  /** Whether the class escape escapedChar last read (answering undefined) can match a letter. */
+  private lastClassHasLetters = false;
 
   /** The character an escape stands for (advancing past it), or undefined for a class escape (`\s`, `\pL`, …). */
   private escapedChar(): string | undefined {
@@ -185,11 +211,16 @@ class Parser {
     }
     if ((m = /^\\[pP](\{[^}]*\}|.)/.exec(rest))) {
       this.i += m[0].length;
+      this.lastClassHasLetters = true; // a Unicode class: assume it can match letters (fail closed)
       return undefined;
     }
     const next = rest[1];
     this.i += 2;
-    if (/[a-zA-Z]/.test(next)) return undefined; // \s \w \d \b \n \t …: no particular letter
+    if (/[a-zA-Z]/.test(next)) {
+      // \s \w \d \b \n \t …: no particular letter; \w \S \D (and anything unknown) can match one.
+      this.lastClassHasLetters = !NO_LETTER_ESCAPES.includes(next);
+      return undefined;
+    }
     return next;
   }
 
@@ -203,12 +234,14 @@ class Parser {
     }
     const chars = new Set<string>();
     let wide = false;
+    let letters = false; // whether the part read as "wide" can match a letter
     let first = true;
     while (this.i < this.p.length && (this.p[this.i] !== ']' || first)) {
       first = false;
       if (this.p.startsWith('[:', this.i)) {
         const close = this.p.indexOf(':]', this.i);
         if (close < 0) throw new Unreadable();
+        letters ||= !NO_LETTER_NAMED.has(this.p.slice(this.i + 2, close).replace(/^\^/, ''));
         this.i = close + 2;
         wide = true;
         continue;
@@ -216,6 +249,7 @@ class Parser {
       const lo = this.classChar();
       if (lo === undefined) {
         wide = true;
+        letters ||= this.lastClassHasLetters;
         continue;
       }
       if (this.p[this.i] === '-' && this.p[this.i + 1] !== ']' && this.i + 1 < this.p.length) {
@@ -223,12 +257,15 @@ class Parser {
         const hi = this.classChar();
         if (hi === undefined) {
           wide = true;
+          letters = true;
           continue;
         }
         const a = lo.codePointAt(0)!;
         const b = hi.codePointAt(0)!;
-        if (b - a > 64) wide = true;
-        else for (let k = a; k <= b; k++) chars.add(String.fromCodePoint(k));
+        if (b - a > 64) {
+          wide = true;
+          letters = true;
+        } else for (let k = a; k <= b; k++) chars.add(String.fromCodePoint(k));
         continue;
       }
       chars.add(lo);
@@ -236,7 +273,9 @@ class Parser {
     if (this.p[this.i] !== ']') throw new Unreadable();
     this.i++;
     const folded = [...new Set([...chars].map((ch) => ch.toLowerCase()))];
-    if (negated || wide || folded.length === 0 || folded.length > SMALL_CLASS) return { t: 'text', s: SEP };
+    // A negated class matches letters (fail closed); a wide one when any member can.
+    if (negated) return { t: 'text', s: WILD };
+    if (wide || folded.length === 0 || folded.length > SMALL_CLASS) return { t: 'text', s: letters || folded.some((ch) => /\p{L}/u.test(ch)) ? WILD : SEP };
     if (folded.length === 1) return { t: 'text', s: folded[0] };
     return { t: 'alt', options: folded.map((ch) => [{ t: 'text', s: /[\p{L}\p{N}]/u.test(ch) ? ch : SEP }]) };
   }

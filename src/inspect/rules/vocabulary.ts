@@ -1,10 +1,10 @@
 import vocabulary from '../../../config/evolution-vocabulary.json' with { type: 'json' };
 import { scanText } from '../secrets/scan.js';
 import { compileRegex } from './compile.js';
-import { regexReadings } from './regex-reading.js';
+import { JOIN, regexReadings, WILD } from './regex-reading.js';
 
 /**
- * Issue 10, defect 1: customer text never becomes a rule. An evolved rule may contain only common attack vocabulary
+ * Customer text never becomes a rule. An evolved rule may contain only common attack vocabulary
  * (config/evolution-vocabulary.json, built by scripts/build-evolution-vocabulary.ts from words found in attack texts
  * of at least two sources). Before any analyser (offline or language model) sees an attack, everything else in it is
  * masked: URLs, e-mail addresses, host names, IP addresses, numbers, identifiers and every word outside the
@@ -47,8 +47,8 @@ export function maskForAnalysis(text: string): string {
  * Why a candidate rule would carry customer text, or undefined: a word outside the vocabulary (a number, an
  * identifier, a canary, a name), an e-mail address, URL or host shape, or anything the secret/PII scanner flags.
  * For a regex, the words are those of every text it can match (src/inspect/rules/regex-reading.ts: escapes decoded,
- * small classes and alternatives expanded), not its surface: `\x63\x6f…` and `[c][o]…` spell words too. A regex too
- * tangled to read within the bound is refused.
+ * small classes and alternatives expanded, wildcards joining letters into words), not its surface: `\x63\x6f…`,
+ * `[c][o]…` and `c.n.o.o` spell words too. A regex too tangled to read within the bound is refused.
  */
 export function vocabularyRefusal(kind: 'regex' | 'phrase' | 'exemplar', pattern: string): string | undefined {
   if (kind !== 'regex') return textRefusal(pattern, pattern);
@@ -67,13 +67,32 @@ export function vocabularyRefusal(kind: 'regex' | 'phrase' | 'exemplar', pattern
   return undefined;
 }
 
+const RARE = 'rare_token: a word outside the common attack vocabulary';
+/** Letters spelled one at a time with punctuation between them (`c.o.n.t.o.s.o`, `c-o-n`): read as the word they spell. */
+const SPELLED = /(?<![\p{L}\p{N}])\p{L}(?:[^\s\p{L}\p{N}\uE000\uE001]\p{L}){2,}(?![\p{L}\p{N}])/gu;
+
 function textRefusal(literal: string, shaped: string): string | undefined {
   if (scanText(literal).length > 0) return 'customer_data: the secret/PII scanner flags the pattern';
   if (/@|:\/\/|www\b/i.test(literal) || /[\p{L}\p{N}]\.[\p{L}]{2,}/u.test(shaped)) return 'customer_data: e-mail, URL or host shape';
-  for (const m of literal.normalize('NFKC').toLowerCase().matchAll(/[\p{L}\p{N}]+/gu)) {
-    if (!/^\p{L}+$/u.test(m[0]) || !isVocabulary(m[0])) return 'rare_token: a word outside the common attack vocabulary';
+  const text = literal.normalize('NFKC').toLowerCase();
+  for (const m of text.matchAll(SPELLED)) if (!isVocabulary(m[0].replace(/[^\p{L}]/gu, ''))) return RARE;
+  for (const m of text.matchAll(/[\p{L}\p{N}\uE000\uE001]+/gu)) {
+    if (!wordAccepted(m[0])) return RARE;
   }
   return undefined;
+}
+
+/**
+ * One word of a reading. Without gaps: a vocabulary word or a single letter. With gaps (regex-reading.ts), the word is
+ * a template of what the regex can match, and only its fixed pieces are readable: pieces joined by a gap that may be
+ * empty (JOIN: `ignore\s*all`) must each be vocabulary words of two letters or more, pieces joined by something that
+ * can match letters (WILD: `ignore.{0,20}instructions`) of three or more. Single letters joined that way spell
+ * words nobody can read (`c.n.o.o` matches "contoso", `c\W?o\W?n…` matches it outright): refused.
+ */
+function wordAccepted(word: string): boolean {
+  if (!word.includes(WILD) && !word.includes(JOIN)) return /^\p{L}+$/u.test(word) && isVocabulary(word);
+  const min = word.includes(WILD) ? 3 : 2;
+  return word.split(/[\uE000\uE001]/u).every((piece) => piece === '' || (piece.length >= min && /^\p{L}+$/u.test(piece) && WORDS.has(piece)));
 }
 
 function compiles(pattern: string): boolean {

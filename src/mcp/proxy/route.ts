@@ -6,10 +6,12 @@ import { rateLimitHeaders } from '../../limits/headers.js';
 import { gatewaySecret } from '../../storage/gateway-secrets.js';
 import type { McpServerRow } from '../../storage/mcp-servers.js';
 import { relayContext, type RelayContext } from './context.js';
+import { credentialHeaderOf } from './credential-header.js';
 import { mcpRegistry, type CachedServer } from './registry-cache.js';
 import { guardAgentMessage } from './guard-agent.js';
 import { CODES, errorResponse, isRequest, messagesOf, type Message } from './jsonrpc.js';
 import { failOpen, relayAnswer, type RelayTarget } from './relay.js';
+import { HOPS_HEADER, nextRelayHops, upstreamStatusReason } from './relay-hops.js';
 import { SessionBinder } from './session-binding.js';
 import { isStdioServer } from './wrap-route.js';
 import { McpUpstream, type UpstreamCall } from './upstream.js';
@@ -43,7 +45,7 @@ export async function mcpProxyRoutes(app: FastifyInstance): Promise<void> {
 
   /** Headers sent upstream: the MCP ones the agent sent, the unbound session id and the server's credential. */
   const upstreamHeaders = async (request: FastifyRequest, { row: server, credential }: CachedServer, accept: string): Promise<Record<string, string>> => {
-    const headers: Record<string, string> = { accept };
+    const headers: Record<string, string> = { accept, [HOPS_HEADER]: nextRelayHops(request) };
     const version = request.headers['mcp-protocol-version'];
     if (typeof version === 'string' && /^[\w.-]{1,32}$/.test(version)) headers['mcp-protocol-version'] = version;
     const lastEvent = request.headers['last-event-id'];
@@ -55,7 +57,7 @@ export async function mcpProxyRoutes(app: FastifyInstance): Promise<void> {
       headers[SESSION] = id;
     }
     if (credential instanceof Error) throw new BastionError('MCP_CREDENTIAL_NEEDS_MASTER_KEY', { cause: credential });
-    if (credential !== undefined) headers[server.credential_header ?? 'authorization'] = credential;
+    if (credential !== undefined) headers[credentialHeaderOf(server)] = credential;
     return headers;
   };
 
@@ -114,7 +116,7 @@ export async function mcpProxyRoutes(app: FastifyInstance): Promise<void> {
     const target = await targetOf(answer);
     if (answer.statusCode !== 200) {
       answer.body.resume();
-      return failOpen(ctx, target, `the MCP server answered HTTP ${answer.statusCode}`);
+      return failOpen(ctx, target, upstreamStatusReason(answer.statusCode));
     }
     await relayAnswer(ctx, answer, target);
   };

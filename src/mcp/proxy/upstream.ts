@@ -1,8 +1,9 @@
+import { isIP } from 'node:net';
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { Agent, type Dispatcher } from 'undici';
 import type { Config } from '../../config/schema.js';
 import { upstreamError } from '../../upstream/client.js';
-import { guardedLookup, type Resolve } from './upstream-lookup.js';
+import { addressRefused, guardedLookup, resolvedAddressRefusal, type Resolve } from './upstream-lookup.js';
 
 /** The upstream said something that is not Streamable HTTP JSON-RPC, or too much of it at once. */
 export class UpstreamProtocolError extends Error {}
@@ -26,8 +27,7 @@ export class McpUpstream {
   private readonly agent: Agent;
 
   constructor(private readonly config: Config, resolve?: Resolve) {
-    // Host names are resolved and their addresses checked on every new connection (an IP literal was checked when the
-    // server was registered).
+    // Host names are resolved and their addresses checked on every new connection (an IP literal on every send).
     const lookup = guardedLookup(config.mcpPrivateUpstreams, resolve);
     this.agent = new Agent({ connect: { timeout: config.upstreamConnectTimeoutMs, lookup: lookup as never }, keepAliveTimeout: 30_000, connections: 256 });
   }
@@ -35,6 +35,8 @@ export class McpUpstream {
   async send(call: UpstreamCall): Promise<Dispatcher.ResponseData> {
     const url = new URL(call.url);
     try {
+      // An address written in the URL never goes through the lookup: it is checked here, under today's settings.
+      if (isIP(url.hostname.replace(/^\[|\]$/g, '')) !== 0 && resolvedAddressRefusal(url.hostname, this.config.mcpPrivateUpstreams)) throw addressRefused(url.hostname);
       return await this.agent.request({
         origin: url.origin,
         path: url.pathname + url.search,

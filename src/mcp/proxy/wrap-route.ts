@@ -25,7 +25,7 @@ const Body = {
       type: 'object',
       additionalProperties: false,
       required: ['method'],
-      description: "For a server's response: what the agent had asked (the wrapper keeps the open requests)",
+      description: "For a server's response: what the agent had asked (the wrapper keeps the open requests). A response sent without it is dropped",
       properties: { method: { type: 'string', maxLength: 64 }, tool: { type: 'string', maxLength: 128 } },
     },
   },
@@ -65,7 +65,15 @@ export async function mcpWrapRoutes(app: FastifyInstance): Promise<void> {
         return 'refuse' in guarded ? { action: 'refuse', message: guarded.refuse } : { action: 'forward', message: guarded.forward };
       }
       const asked = request.body.asked;
-      if (isResponse(message) && asked) ctx.open.set(message.id, { method: asked.method, ...(asked.tool ? { tool: asked.tool } : {}) });
+      if (isResponse(message)) {
+        // An answer is judged by the request it answers; without one (a wrapper that did not record the request, or a
+        // server answering ids never sent) nothing says how to judge it, so it is never passed on.
+        if (!asked) {
+          ctx.count('other', 'withheld', { reason: 'unsolicited_answer' });
+          return { action: 'drop' };
+        }
+        ctx.open.set(message.id, { method: asked.method, ...(asked.tool ? { tool: asked.tool } : {}) });
+      }
       const outcome = await guardServerMessage(ctx, message);
       return 'drop' in outcome ? { action: 'drop', ...(outcome.replyUpstream ? { reply: outcome.replyUpstream } : {}) } : { action: 'forward', message: outcome.forward as Message };
     },

@@ -3,38 +3,60 @@ import t from 'tap';
 import { loadConfig } from '../../../src/config/load.js';
 import { McpUpstream } from '../../../src/mcp/proxy/upstream.js';
 import { resolvedAddressRefusal, type Resolve } from '../../../src/mcp/proxy/upstream-lookup.js';
+import { LOOPBACK, METADATA } from './ipv4-carrying-literals.js';
 
 // A name registered while it pointed somewhere public can later resolve to the gateway's own network (DNS rebinding):
 // the address is checked when connecting. The resolver stands in for DNS; the server and the connections are real.
 const DNS: Record<string, string> = { 'rebind.example': '127.0.0.1', 'metadata.example': '169.254.169.254' };
 const resolve: Resolve = (hostname, callback) => (DNS[hostname] ? callback(null, [{ address: DNS[hostname], family: 4 }]) : callback(Object.assign(new Error('ENOTFOUND'), { code: 'ENOTFOUND' }), []));
 
-t.test('the MCP proxy connects only to addresses a tenant may reach, as resolved at connection time', async (t) => {
-  let reached = 0;
+/** A loopback server counting what reached it, and a send through an McpUpstream to it under any host spelling. */
+async function loopbackTarget(t: { teardown(fn: () => unknown): void }) {
+  const target = { reached: 0, send: async (_upstream: McpUpstream, _host: string): Promise<number | string | undefined> => undefined };
   const server = createServer((req, res) => {
-    reached++;
+    target.reached++;
     res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
   });
   await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
   t.teardown(() => new Promise((done) => server.close(done)));
   const port = (server.address() as { port: number }).port;
-  const send = (upstream: McpUpstream, host: string) =>
+  target.send = (upstream, host) =>
     upstream.send({ url: `http://${host}:${port}/mcp`, method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}', signal: AbortSignal.timeout(5000) }).then(
       async (r) => (await r.body.text(), r.statusCode),
-      (e: { code?: string }) => e.code,
+      (e: { code?: string; cause?: { code?: string } }) => (e.cause?.code === 'EMCPUPSTREAMADDRESS' ? `${e.code} (refused)` : e.code),
     );
+  return target;
+}
+
+t.test('the MCP proxy connects only to addresses a tenant may reach, as resolved at connection time', async (t) => {
+  const target = await loopbackTarget(t);
+  const send = target.send;
 
   const strict = new McpUpstream(loadConfig({}, { mcpPrivateUpstreams: false }), resolve);
   t.teardown(() => strict.close());
-  t.equal(await send(strict, 'rebind.example'), 'BASTION_ERR_UPSTREAM_UNREACHABLE', 'a name resolving to loopback is refused');
-  t.equal(await send(strict, 'metadata.example'), 'BASTION_ERR_UPSTREAM_UNREACHABLE', 'a name resolving to the metadata address is refused');
-  t.equal(reached, 0, 'nothing was sent');
+  t.equal(await send(strict, 'rebind.example'), 'BASTION_ERR_UPSTREAM_UNREACHABLE (refused)', 'a name resolving to loopback is refused');
+  t.equal(await send(strict, 'metadata.example'), 'BASTION_ERR_UPSTREAM_UNREACHABLE (refused)', 'a name resolving to the metadata address is refused');
+  t.equal(target.reached, 0, 'nothing was sent');
 
   const open = new McpUpstream(loadConfig({}, { mcpPrivateUpstreams: true }), resolve);
   t.teardown(() => open.close());
   t.equal(await send(open, 'rebind.example'), 200, 'with private upstreams allowed, the loopback server is reached');
-  t.equal(await send(open, 'metadata.example'), 'BASTION_ERR_UPSTREAM_UNREACHABLE', 'the metadata address never is');
-  t.equal(reached, 1);
+  t.equal(await send(open, 'metadata.example'), 'BASTION_ERR_UPSTREAM_UNREACHABLE (refused)', 'the metadata address never is');
+  t.equal(target.reached, 1);
+});
+
+// Addresses written in the URL (here IPv6 forms carrying an IPv4 address) never go through the lookup: they are checked on every send, under the settings of the day.
+t.test('an address written in the URL is checked again when connecting (a server registered before, or under other settings)', async (t) => {
+  const target = await loopbackTarget(t);
+  const strict = new McpUpstream(loadConfig({}, { mcpPrivateUpstreams: false }));
+  t.teardown(() => strict.close());
+  for (const host of [...METADATA, ...LOOPBACK, '[::1]', '127.0.0.1']) t.equal(await target.send(strict, host), 'BASTION_ERR_UPSTREAM_UNREACHABLE (refused)', `${host} refused before connecting`);
+  t.equal(target.reached, 0, 'nothing was sent');
+  const open = new McpUpstream(loadConfig({}, { mcpPrivateUpstreams: true }));
+  t.teardown(() => open.close());
+  t.equal(await target.send(open, '[::ffff:127.0.0.1]'), 200, 'with private upstreams allowed, loopback in any spelling is reached');
+  for (const host of METADATA) t.equal(await target.send(open, host), 'BASTION_ERR_UPSTREAM_UNREACHABLE (refused)', `${host} never is`);
+  t.equal(target.reached, 1);
 });
 
 t.test('which resolved addresses are refused', async (t) => {
