@@ -69,7 +69,7 @@ for (const [source, texts] of sources) {
 const vocabulary = [...seen].filter(([, s]) => s.size >= MIN_SOURCES).map(([w]) => w).sort();
 const out = {
   _about:
-    'Issue 10, defect 1: the only words an evolved rule may contain (src/evolution/vocabulary.ts). Every other word of an attack is masked before any analyser sees it, and the validation gate refuses a rule with any other word.',
+    'Issue 10, defect 1: the only words an evolved rule may contain (src/inspect/rules/vocabulary.ts). Every other word of an attack is masked before any analyser sees it, and the validation gate refuses a rule with any other word.',
   _source: `Built by scripts/build-evolution-vocabulary.ts: words (2-24 letters, NFKC, lower case) found in attack texts of at least ${MIN_SOURCES} of these sources: ${[...sources.keys()].sort().join(', ')}.`,
   minSources: MIN_SOURCES,
   words: vocabulary,

@@ -17,12 +17,12 @@ import { closeRedis, connectRedis, createRedis } from './redis/client.js';
 import type { Services } from './services.js';
 import { countActiveKeys, syncBootstrapKeys } from './storage/api-keys.js';
 import { migrate, openStorage } from './storage/database.js';
-import { ensureTenant } from './storage/tenants.js';
+import { ensureGatewayTenant } from './storage/tenants.js';
 import { DEFAULT_PLAN } from './config/plans.js';
 import { memoryErs, redisErs } from './ers/store.js';
 import { createInspectorPool } from './workers/pool.js';
 import { VerdictCache } from './workers/verdict-cache.js';
-import { Upstream } from './proxy/upstream/client.js';
+import { Upstream } from './upstream/client.js';
 import { assertEvolutionConfig, createEvolution } from './evolution/service.js';
 import { noteOwnListeners } from './mcp/proxy/own-listeners.js';
 import { RedisAnchor, useRedisAnchor } from './storage/activity-anchor.js';
@@ -45,7 +45,7 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
   try {
     await migrate(storage);
     if (config.apiKeys.length > 0) {
-      for (const k of config.apiKeys) await ensureTenant(storage.db, k.tenant, DEFAULT_PLAN);
+      for (const k of config.apiKeys) await ensureGatewayTenant(storage.db, k.tenant, config.plans);
     }
     revokedBootstrap = await syncBootstrapKeys(storage.db, config.apiKeys, config.sidecarKeyRate);
   } catch (err) {

@@ -11,7 +11,7 @@ import type { ErsStore } from './ers/store.js';
 import type { Evolution } from './evolution/service.js';
 import type { Inspector } from './workers/pool.js';
 import type { VerdictCache } from './workers/verdict-cache.js';
-import type { Upstream } from './proxy/upstream/client.js';
+import type { Upstream } from './upstream/client.js';
 
 /** Everything a route needs, built once by src/runtime.ts and decorated onto both listeners. */
 export interface Services {

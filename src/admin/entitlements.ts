@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
 import { checkEntitlement } from '../auth/entitlements.js';
-import { UPGRADE_URL, routeRequirement, type Requirement } from '../config/plans.js';
+import { routeRequirement, upgradeLink, type Requirement } from '../config/plans.js';
 import { BastionError } from '../errors.js';
 
 /**
@@ -14,15 +14,16 @@ export function requireEntitlement(requirement: Requirement): onRequestAsyncHook
     if (!subject) throw new BastionError('PORTAL_UNAUTHENTICATED');
     const outcome = checkEntitlement(subject, requirement);
     if (outcome.ok) return;
+    const upgrade = upgradeLink(request.server.services.config.upgradeUrl);
     if (outcome.error === 'PLAN_TOO_LOW') {
       throw new BastionError('PLAN_TOO_LOW', {
         message: `Your plan (${outcome.currentTier}) does not include this route: it needs ${outcome.requiredTier} or above.`,
-        extra: { required_tier: outcome.requiredTier, current_tier: outcome.currentTier, upgrade_url: UPGRADE_URL },
+        extra: { required_tier: outcome.requiredTier, current_tier: outcome.currentTier, ...upgrade },
       });
     }
     throw new BastionError('ADDON_REQUIRED', {
       message: `This route needs the "${outcome.addon}" add-on (${outcome.description}). Buy it to use this route.`,
-      extra: { addon: outcome.addon, addon_description: outcome.description, upgrade_url: UPGRADE_URL },
+      extra: { addon: outcome.addon, addon_description: outcome.description, ...upgrade },
     });
   };
 }

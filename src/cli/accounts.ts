@@ -4,7 +4,7 @@ import type { Config } from '../config/schema.js';
 import { RequestValidationError } from '../errors.js';
 import { migrate, openStorage } from '../storage/database.js';
 import { TENANT_ID, parse } from './args.js';
-import { UsageError } from './main.js';
+import { UsageError } from './usage-error.js';
 import { readPassword } from './read-password.js';
 
 export const ACCOUNTS_USAGE = 'accounts create --tenant ID --email E [--name N]';

@@ -5,7 +5,7 @@ import { migrate, openStorage } from '../storage/database.js';
 import { closeRedis, connectRedis, createRedis } from '../redis/client.js';
 import { TENANT_ID, parse } from './args.js';
 import { StartupError } from '../runtime.js';
-import { UsageError } from './main.js';
+import { UsageError } from './usage-error.js';
 
 export const AGENTS_USAGE = 'agents verify-log --tenant ID';
 

@@ -1,5 +1,5 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { UsageError } from './main.js';
+import { UsageError } from './usage-error.js';
 
 export function parse<const O extends NonNullable<ParseArgsConfig['options']>>(args: string[], options: O) {
   try {

@@ -1,11 +1,11 @@
-import { DEFAULT_PLAN } from '../config/plans.js';
+import { gatewayTenantPlan } from '../config/plans.js';
 import type { Config } from '../config/schema.js';
 import { closeRedis, connectRedis, createRedis } from '../redis/client.js';
 import { createApiKey, findKey, listKeys, revokeKey } from '../storage/api-keys.js';
 import { migrate, openStorage } from '../storage/database.js';
-import { ensureTenant, findTenant } from '../storage/tenants.js';
+import { ensureGatewayTenant, findTenant } from '../storage/tenants.js';
 import { TENANT_ID, parse, positiveInt } from './args.js';
-import { UsageError } from './main.js';
+import { UsageError } from './usage-error.js';
 
 export async function keysCommand(config: Config, argv: string[]): Promise<number> {
   const [sub, ...rest] = argv;
@@ -17,10 +17,10 @@ export async function keysCommand(config: Config, argv: string[]): Promise<numbe
       if (!values.tenant || !TENANT_ID.test(values.tenant)) throw new UsageError('keys create needs --tenant ID (1–64 of A-Z a-z 0-9 _ . -)');
       const rate = positiveInt(values.rate, '--rate', 1_000_000) ?? config.defaultRatePerMinute;
       // A typo in --tenant must not silently open a new tenant with its own quota and policy.
-      if (values['create-tenant']) await ensureTenant(storage.db, values.tenant, DEFAULT_PLAN);
+      if (values['create-tenant']) await ensureGatewayTenant(storage.db, values.tenant, config.plans);
       else if (!(await findTenant(storage.db, values.tenant))) {
         throw new UsageError(
-          `no tenant ${values.tenant}: create it with \`bastion tenants create ${values.tenant} [--plan P]\`, or add --create-tenant (plan ${DEFAULT_PLAN})`,
+          `no tenant ${values.tenant}: create it with \`bastion tenants create ${values.tenant} [--plan P]\`, or add --create-tenant (plan ${gatewayTenantPlan(config.plans).plan})`,
         );
       }
       const { key, record } = await createApiKey(storage.db, { tenantId: values.tenant, name: values.name ?? 'cli', ratePerMinute: rate, source: 'cli' });

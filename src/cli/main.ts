@@ -9,6 +9,7 @@ import { mcpWrapCommand } from './mcp-wrap.js';
 import { migrateCommand } from './migrate.js';
 import { quickstartCommand, serveCommand } from './serve.js';
 import { tenantsCommand } from './tenants.js';
+import { UsageError } from './usage-error.js';
 
 const USAGE = `Usage: bastion <command>
   serve                                        start both listeners
@@ -77,4 +78,3 @@ export async function main(argv: string[]): Promise<number> {
   }
 }
 
-export class UsageError extends Error {}

@@ -4,7 +4,7 @@ import type { Readable, Writable } from 'node:stream';
 import { Agent, request } from 'undici';
 import { CODES, errorResponse, type Id, type Message } from '../mcp/proxy/jsonrpc.js';
 import { parse } from './args.js';
-import { UsageError } from './main.js';
+import { UsageError } from './usage-error.js';
 
 export const WRAP_USAGE = 'mcp wrap --server NAME [--gateway URL] -- COMMAND [ARGS…]   (API key in BASTION_API_KEY)';
 

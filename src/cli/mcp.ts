@@ -6,7 +6,7 @@ import { findMcpServer, listMcpServers } from '../storage/mcp-servers.js';
 import { migrate, openStorage } from '../storage/database.js';
 import { TENANT_ID, parse } from './args.js';
 import { announceTenantChange } from './announce.js';
-import { UsageError } from './main.js';
+import { UsageError } from './usage-error.js';
 
 export const MCP_USAGE = 'mcp servers --tenant ID | mcp tools --tenant ID --server NAME [--pending] | mcp approve --tenant ID --server NAME --tool TOOL --hash HASH';
 

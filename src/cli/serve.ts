@@ -1,17 +1,19 @@
 import type { Config } from '../config/schema.js';
-import { DEFAULT_PLAN } from '../config/plans.js';
 import { startGateway } from '../runtime.js';
 import { countActiveKeys, createApiKey } from '../storage/api-keys.js';
 import { migrate, openStorage } from '../storage/database.js';
-import { ensureTenant } from '../storage/tenants.js';
+import { ensureGatewayTenant } from '../storage/tenants.js';
 import { quickstartMasterKey } from './quickstart-master-key.js';
+import { upstreamOrigins } from './upstreams.js';
 
 export async function serveCommand(config: Config): Promise<number> {
   const gateway = await startGateway(config);
   const { proxy, admin } = gateway.ports;
   // `code`: the compiled dist/ or the TypeScript sources through tsx (bin/bastion.js decides and says which).
   const code = process.env.BASTION_RUNNING_FROM === 'dist' ? 'dist' : 'src';
-  gateway.services.logger.info({ proxyPort: proxy, adminPort: admin, storage: gateway.services.storage.dialect, redis: Boolean(config.redisUrl), code }, 'bastion listening');
+  // The upstreams in use (origins only: a credential in a URL is never printed), so a 502 is read against them.
+  const upstreams = upstreamOrigins(config);
+  gateway.services.logger.info({ proxyPort: proxy, adminPort: admin, storage: gateway.services.storage.dialect, redis: Boolean(config.redisUrl), code, upstreams }, 'bastion listening');
   await new Promise<void>((resolve) => {
     let stopping = false;
     const stop = (signal: string) => {
@@ -41,8 +43,15 @@ export async function quickstartCommand(config: Config): Promise<number> {
     const storage = openStorage(config.databaseUrl, { masterKey: config.masterKey });
     try {
       await migrate(storage);
-      if ((await countActiveKeys(storage.db)) === 0) {
-        await ensureTenant(storage.db, 'default', DEFAULT_PLAN);
+      // Self-hosted (BASTION_PLANS=owner): the default tenant holds every capability with no quota, on every start.
+      await ensureGatewayTenant(storage.db, 'default', config.plans);
+      const active = await countActiveKeys(storage.db);
+      if (active > 0) {
+        process.stdout.write(
+          `\nAn API key already exists (${active} active; shown only when it was created). A new one: npx bastion keys create --tenant default --name NAME\n` +
+            `(revoke one with npx bastion keys revoke KEY_ID; list them with npx bastion keys list).\n\n`,
+        );
+      } else {
         const { key, record } = await createApiKey(storage.db, { tenantId: 'default', name: 'quickstart', ratePerMinute: config.sidecarKeyRate, source: 'cli' });
         process.stdout.write(
           `\nCreated a first API key for tenant "default" (${record.keyId}, ${record.ratePerMinute} requests/min). It is shown only this once:\n\n  ${key}\n\n` +

@@ -6,7 +6,7 @@ import { readTenantPolicy, writeTenantPolicy } from '../storage/tenant-policies.
 import { findTenant } from '../storage/tenants.js';
 import { TENANT_ID, parse } from './args.js';
 import { announceTenantChange } from './announce.js';
-import { UsageError } from './main.js';
+import { UsageError } from './usage-error.js';
 
 export const POLICY_USAGE = 'tenants policy ID [--set key=value]… [--unset key]… [--show]';
 

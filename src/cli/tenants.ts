@@ -3,7 +3,7 @@ import type { Config } from '../config/schema.js';
 import { migrate, openStorage } from '../storage/database.js';
 import { createTenant, findTenant } from '../storage/tenants.js';
 import { TENANT_ID, parse } from './args.js';
-import { UsageError } from './main.js';
+import { UsageError } from './usage-error.js';
 import { POLICY_USAGE, tenantPolicyCommand } from './tenant-policy.js';
 
 export async function tenantsCommand(config: Config, argv: string[]): Promise<number> {

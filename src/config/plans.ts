@@ -18,7 +18,11 @@ interface RawPlan {
 
 export const PLAN_NAMES: readonly string[] = catalogue.tiers;
 export const DEFAULT_PLAN = catalogue.default_plan;
-export const UPGRADE_URL = catalogue.upgrade_url;
+/** `{ upgrade_url }` for a refusal when the operator set BASTION_UPGRADE_URL, else nothing: no placeholder is ever served. */
+export const upgradeLink = (url: string | undefined): { upgrade_url?: string } => (url ? { upgrade_url: url } : {});
+
+/** The last tier (unlimited quota): what a self-hosted gateway's own tenants hold, with every add-on. */
+export const OWNER_PLAN = catalogue.tiers[catalogue.tiers.length - 1];
 
 export function getPlan(name: string): Plan {
   const raw = (catalogue.plans as Record<string, RawPlan>)[name];
@@ -58,6 +62,15 @@ const ADDONS = catalogue.addons as Record<string, { description: string; min_tie
 const ROUTES = catalogue.route_entitlements as Record<string, Requirement>;
 
 export const ADDON_NAMES: readonly string[] = Object.keys(ADDONS);
+
+/**
+ * The plan and add-ons of a tenant the gateway creates itself (the quickstart's `default`, BASTION_API_KEYS tenants,
+ * `keys create --create-tenant`): under BASTION_PLANS=owner every capability and no quota (whoever runs the gateway
+ * owns it); under `resell` the catalogue's default_plan, and the operator grants the rest.
+ */
+export function gatewayTenantPlan(plans: 'owner' | 'resell'): { plan: string; addons: string[] } {
+  return plans === 'owner' ? { plan: OWNER_PLAN, addons: [...ADDON_NAMES] } : { plan: DEFAULT_PLAN, addons: [] };
+}
 
 export function getAddon(name: string): Addon {
   const raw = ADDONS[name];

@@ -37,7 +37,7 @@ function Plan({ billing }) {
     <ul class="addons">
       ${addons.map((a) => html`<li><strong>${a.name}</strong>: ${a.purchased ? 'active' : a.eligible ? 'available' : `from plan ${a.min_tier}`}<br /><span class="hint">${a.description}</span></li>`)}
     </ul>
-    <p><a href=${billing.upgrade_url} rel="noopener noreferrer">Upgrade or buy add-ons</a></p>
+    ${billing.upgrade_url ? html`<p><a href=${billing.upgrade_url} rel="noopener noreferrer">Upgrade or buy add-ons</a></p>` : null}
   </section>`;
 }
 
@@ -45,11 +45,11 @@ function Threats({ impact }) {
   if (impact?.error) return html`<section class="card"><h2>Top threat families</h2><${ErrorBox} error=${impact.error} /></section>`;
   const families = (impact?.threat_breakdown.families ?? []).slice().sort((a, b) => b.count - a.count).slice(0, 5);
   return html`<section class="card" aria-labelledby="threats-h">
-    <h2 id="threats-h">Top threat families (30 days)</h2>
+    <h2 id="threats-h">Top threat families (flags raised, 30 days)</h2>
     ${families.length === 0
       ? html`<p>No attributed threats in this period.</p>`
-      : html`<ol class="threats">${families.map((f) => html`<li><span>${f.name} <span class="badge">${f.severity}</span></span><strong>${num(f.count)}</strong></li>`)}</ol>`}
-    ${impact ? html`<p class="hint">${num(impact.threat_breakdown.unattributed)} blocks not attributed to a family. <a href="#/impact">Full impact report</a></p>` : null}
+      : html`<ol class="threats">${families.map((f) => html`<li data-family=${f.threat_id}><span>${f.name} <span class="badge">${f.severity}</span></span><strong>${num(f.count)}</strong></li>`)}</ol>`}
+    ${impact ? html`<p class="hint">Counts flags, not requests: one request can raise several. ${num(impact.threat_breakdown.unattributed)} flags not attributed to a family. <a href="#/impact">Full impact report</a></p>` : null}
   </section>`;
 }
 

@@ -30,11 +30,11 @@ export function Impact() {
           <p class="hint">Savings estimate for industry “${data.dollars_saved.industry}”: ${usd.format(data.dollars_saved.loss_avoided_usd)} loss avoided, ${usd.format(data.dollars_saved.inference_cost_saved_usd)} inference cost saved. Sources are listed in the JSON report.</p>
         </section>
         <section class="card" aria-labelledby="fam-h">
-          <h2 id="fam-h">Threat families</h2>
+          <h2 id="fam-h">Threat families (flags raised)</h2>
           ${data.threat_breakdown.families.length === 0
             ? html`<p>No attributed threats in this period.</p>`
             : html`<div class="table-wrap" tabindex="0" role="region" aria-labelledby="fam-h"><table>
-                <thead><tr><th scope="col">Family</th><th scope="col">Severity</th><th scope="col">Blocks</th></tr></thead>
+                <thead><tr><th scope="col">Family</th><th scope="col">Severity</th><th scope="col">Flags</th></tr></thead>
                 <tbody>${data.threat_breakdown.families.map((f) => html`<tr><th scope="row">${f.name}</th><td>${f.severity}</td><td>${num(f.count)}</td></tr>`)}</tbody>
               </table></div>`}
           <p class="hint">${data.threat_breakdown.note}</p>

@@ -1,13 +1,13 @@
 import { createHash } from 'node:crypto';
 import { redact } from '../inspect/redact.js';
 import type { SecretFinding } from '../inspect/types.js';
-import { maskForAnalysis } from './vocabulary.js';
+import { maskForAnalysis } from '../inspect/rules/vocabulary.js';
 
 /**
  * What the loop may keep of an attack, and all any analyser (offline or language model) ever sees: the text with
  * every credential and personal datum the secret redactor found replaced by its placeholder (never neutralised spans:
  * the analyser needs the operative part), then every token that is not common attack vocabulary masked
- * (src/evolution/vocabulary.ts: URLs, e-mail addresses, hosts, numbers, identifiers, rare words). Held in memory
+ * (src/inspect/rules/vocabulary.ts: URLs, e-mail addresses, hosts, numbers, identifiers, rare words). Held in memory
  * until analysed; only its hash is persisted.
  */
 export function redactForAnalysis(content: string, secrets: readonly SecretFinding[]): string {

@@ -6,7 +6,7 @@ import { normalizePhrase, words } from '../inspect/rules/normalize.js';
 import type { DynamicRule } from '../inspect/types.js';
 import type { BenignCorpus } from './benign-corpus.js';
 import { literalLength, regexShape } from './regex-shape.js';
-import { vocabularyRefusal } from './vocabulary.js';
+import { vocabularyRefusal } from '../inspect/rules/vocabulary.js';
 
 /**
  * The validation gate (issue 4): a candidate goes live only if it holds only common attack vocabulary (issue 10),

@@ -1,14 +1,14 @@
 import config from '../../config/evolution.json' with { type: 'json' };
 import { isBastionError } from '../errors.js';
 import type { Kind } from '../inspect/types.js';
-import type { Upstream } from '../proxy/upstream/client.js';
-import { readBounded } from '../proxy/upstream/read-body.js';
+import type { Upstream } from '../upstream/client.js';
+import { readBounded } from '../upstream/read-body.js';
 import { FAMILIES, parseReply, type ParsedReply } from './llm-output.js';
 
 /**
  * The language-model analyser: one OpenAI-compatible chat-completions call asking for structured JSON (attack type,
  * explanation, threat family, one rule). It receives the *redacted* attack only, as JSON data, never as
- * instructions. The call goes through its own undici Agent (src/proxy/upstream/client.ts) with header and body
+ * instructions. The call goes through its own undici Agent (src/upstream/client.ts) with header and body
  * timeouts, an overall deadline and a reply-size bound; every failure becomes a recorded reason, never an exception.
  */
 

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
-import type { Upstream } from '../proxy/upstream/client.js';
+import type { Upstream } from '../upstream/client.js';
 import { claimAnalysis, finishAnalysis } from '../storage/evolution-analyses.js';
 import { addProducer, insertRule, promoteRule, rulesInForce, type ScopedRule } from '../storage/evolved-rules.js';
 import type { DynamicRule } from '../inspect/types.js';

@@ -6,7 +6,7 @@ import decision from '../../config/decision.json' with { type: 'json' };
 import { ConfigError, type Config } from '../config/schema.js';
 import { EVOLVED_RULE } from '../inspect/rules/apply.js';
 import type { Kind, Verdict } from '../inspect/types.js';
-import { Upstream } from '../proxy/upstream/client.js';
+import { Upstream } from '../upstream/client.js';
 import type { Broadcast } from '../redis/broadcast.js';
 import type { Database } from '../storage/schema.js';
 import type { Inspector } from '../workers/pool.js';

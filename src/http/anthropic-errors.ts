@@ -41,7 +41,7 @@ export function anthropicFromCatalogue(status: number, body: { error: Record<str
   return Buffer.byteLength(JSON.stringify(wrapped)) <= MAX_ERROR_BODY_BYTES ? wrapped : { ...wrapped, error: { type: error.type, message: String(message).slice(0, 512), code: error.code } };
 }
 
-/** A 422 validation-error body in Anthropic's envelope: the first problem's location and message. */
+/** A validation-error body (answered 400, as Anthropic does) in Anthropic's envelope: the first problem's location and message. */
 export function anthropicFromValidation(detail: ValidationIssue[], requestId: string): AnthropicError {
   const first = detail[0] ?? { loc: ['body'], msg: 'Request validation failed', type: 'value_error' };
   const param = paramOf(first.loc);

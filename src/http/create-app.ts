@@ -105,18 +105,6 @@ function registerLifecycle(app: FastifyInstance): void {
   });
 }
 
-/**
- * Aborted when the request no longer has anyone waiting for it (answered, or the client disconnected): work done on
- * its behalf, such as a queued inspection, can be dropped.
- */
-export function requestGone(request: FastifyRequest): AbortSignal {
-  if (!request.goneController) {
-    request.goneController = new AbortController();
-    if (request.gone) request.goneController.abort(REQUEST_GONE);
-  }
-  return request.goneController.signal;
-}
-
 declare module 'fastify' {
   interface FastifyRequest {
     upstreamMs?: number;

@@ -43,7 +43,8 @@ function sendCatalogue(reply: FastifyReply, err: BastionError): FastifyReply {
 
 function sendValidation(reply: FastifyReply, issues: Parameters<typeof boundedValidationBody>[0]): FastifyReply {
   const body = boundedValidationBody(issues);
-  if (isAnthropicPath(reply.request.url)) return reply.code(422).send(anthropicFromValidation(body.detail, reply.request.id));
+  // Anthropic answers a malformed request 400 invalid_request_error (its SDK raises BadRequestError): so do its routes here.
+  if (isAnthropicPath(reply.request.url)) return reply.code(400).send(anthropicFromValidation(body.detail, reply.request.id));
   return reply.code(422).send(isOpenAiPath(reply.request.url) ? fromValidation(body.detail) : body);
 }
 
@@ -54,6 +55,11 @@ function sendValidation(reply: FastifyReply, issues: Parameters<typeof boundedVa
 export function errorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
   if (error instanceof BastionError || (error as { name?: string }).name === 'BastionError') {
     request.errorCode = error.code;
+    // An upstream that failed: the log line names it (origin) and why, as the answer does.
+    const { upstream, cause } = (error as unknown as BastionError).extra ?? {};
+    if (typeof upstream === 'string' || (typeof cause === 'string' && error.code.startsWith('BASTION_ERR_UPSTREAM'))) {
+      request.log.warn({ code: error.code, upstream, cause }, 'upstream call failed');
+    }
     return sendCatalogue(reply, error as unknown as BastionError);
   }
   if (error instanceof RequestValidationError) {

@@ -104,7 +104,9 @@ export async function registerOpenApi(app: FastifyInstance, title: string): Prom
       const anthropic = isAnthropicPath(url);
       const openai = url.startsWith('/v1/') && !anthropic;
       const errors = anthropic ? anthropicErrorSchema : openai ? openAiErrorSchema : errorSchema;
-      responses['422'] ??= { description: 'Request validation failed', content: json(anthropic || openai ? errors : validationSchema) };
+      // Anthropic's routes answer a malformed request 400, as Anthropic does; the others 422.
+      if (anthropic) responses['400'] ??= { description: 'Request validation failed (invalid_request_error)', content: json(errors) };
+      else responses['422'] ??= { description: 'Request validation failed', content: json(openai ? errors : validationSchema) };
       if (security !== 'public') {
         responses['401'] ??= {
           description: 'Missing or unknown credentials',

@@ -17,6 +17,7 @@ import { completionsRoute } from './routes/completions.js';
 import { passthroughRoutes } from './routes/passthrough.js';
 import { tenantPolicies } from '../policy/tenant-policies.js';
 import { registerRequestMetrics } from '../telemetry/observe.js';
+import { registerExchangeStats } from '../screening/exchange.js';
 import { registerTracing } from '../telemetry/tracing.js';
 import { extRoutes } from './ext/routes.js';
 import { mcpRoutes } from '../mcp/route.js';
@@ -31,6 +32,8 @@ export async function buildProxyServer(services: Services): Promise<FastifyInsta
   const app = createHttpApp({ logger: services.logger, bodyLimit: services.config.bodyLimitBytes, trustProxy: services.config.trustProxy });
   app.decorate('services', services);
   registerRequestMetrics(app, 'proxy');
+  // Each guarded exchange counts once in the portal's statistics and bastion_screened_total, when its reply closes.
+  registerExchangeStats(app);
   await registerTracing(app, 'proxy');
   // Subscribed to policy changes from the start, so a change published before the first request is not missed.
   tenantPolicies(services);

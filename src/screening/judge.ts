@@ -1,11 +1,12 @@
 import type { FastifyRequest } from 'fastify';
 import { BastionError } from '../errors.js';
-import { requestGone } from '../http/create-app.js';
+import { requestGone } from '../workers/request-gone.js';
 import type { ErsState, Kind, Role, Verdict } from '../inspect/types.js';
 import type { ScopedRequest } from '../workers/inspect-task.js';
 import { learnsFromTraffic } from '../evolution/entitlement.js';
 import { tenantPolicies } from '../policy/tenant-policies.js';
 import { observeVerdicts } from '../telemetry/observe.js';
+import { countVerdicts, type GuardPoint } from './exchange.js';
 
 export interface Item {
   content: string;
@@ -19,8 +20,12 @@ export interface JudgeOptions {
   /** ERS entity, or undefined for routes that keep no entity score (/demo/filter). */
   entity?: string;
   contentLimitBytes: number;
-  /** false for inspections of model output (point B): the portal counts what tenants send. */
-  record?: boolean;
+  /**
+   * How the verdicts count in the tenant's statistics and `bastion_screened_total` (src/screening/exchange.ts):
+   * `filter` (default) each item is a request; a guard point folds them into the one exchange this HTTP request is
+   * (counted once when its reply closes); false: not the tenant's traffic (tool definitions, the neutralizer's assess).
+   */
+  record?: GuardPoint | false;
   /** Whose policy and rules apply when the caller is not an API key (a paid MCP call by a tenant's agent). */
   tenantId?: string;
 }
@@ -71,7 +76,7 @@ export async function judge(request: FastifyRequest, items: Item[], options: Jud
   const learn = tenantId === request.principal?.tenantId && learnsFromTraffic(request.principal);
   request.server.services.evolution.observe(tenantId, results.map((verdict, i) => ({ content: requests[i].content, kind: requests[i].kind, verdict })), learn);
   // Per-tenant daily aggregates for the portal (metadata only). A stats failure never changes a verdict.
-  if (request.principal && options.record !== false) request.server.services.stats.add(request.principal.tenantId, results);
+  if (options.record !== false) countVerdicts(request, options.record ?? 'filter', results);
   return results;
 }
 

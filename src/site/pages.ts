@@ -124,9 +124,10 @@ export function pricing(): string {
     '| --- | --- | --- |',
     ...Object.entries(addons).map(([name, a]) => `| ${name} | ${a.description} | ${a.min_tier} |`),
     '',
-    'Your plan, quota and add-ons are on the billing page of the [console](/console/). The operator of your gateway',
-    'changes plans and add-ons; on a gateway you run yourself, that is you (`POST /admin/billing/grant`, see the',
-    '[API reference](/docs/api)).',
+    'These plans are for operators who resell the gateway (`BASTION_PLANS=resell`). On a gateway you run yourself',
+    '(`BASTION_PLANS=owner`, the default) its own tenants hold the last plan with every add-on and no monthly quota',
+    '([configuration](/docs/configuration#plans)). Your plan, quota and add-ons are on the billing page of the',
+    '[console](/console/); the operator changes them (`POST /admin/billing/grant`, see the [API reference](/docs/api)).',
     '',
   ];
   return lines.join('\n');

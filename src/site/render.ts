@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { Marked, type Tokens } from 'marked';
 import sanitizeHtml from 'sanitize-html';
-import { siteHref } from './links.js';
+import { isPlaceholderUrl, siteHref } from './links.js';
 import type { SitePage } from './pages.js';
 import { slugger } from './slug.js';
 
@@ -50,6 +50,8 @@ export function renderPage(page: SitePage, served: ReadonlyMap<string, string> =
       },
       link(this: { parser: { parseInline(tokens: Tokens.Generic[]): string } }, token: Tokens.Link) {
         const text = this.parser.parseInline(token.tokens);
+        // A placeholder (`https://NAME.openai.azure.com`, the gateway on 127.0.0.1) is text to read, never a link.
+        if (isPlaceholderUrl(token.href)) return token.text === token.href ? `<code>${escape(token.href)}</code>` : text;
         const href = page.source ? siteHref(token.href, page.source, served) : token.href;
         if (href === undefined) return text;
         return `<a href="${escape(href)}"${token.title ? ` title="${escape(token.title)}"` : ''}>${text}</a>`;

@@ -7,9 +7,9 @@ import type pgModule from 'pg';
 import { chainKey } from '../agents/activity-chain.js';
 import { AnchorFile, anchorPath, type AnchorStore } from './activity-anchor.js';
 import { migrationProvider } from './migrations/index.js';
-import type { Database } from './schema.js';
+import type { Database, Dialect } from './schema.js';
 
-export type Dialect = 'sqlite' | 'postgres';
+export type { Dialect };
 
 export interface Storage {
   db: Kysely<Database>;

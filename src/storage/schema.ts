@@ -6,6 +6,9 @@ import type { PaymentTables } from './payment-schema.js';
 import type { PortalTables } from './portal-schema.js';
 import type { SyndicateTables } from './syndicate-schema.js';
 
+/** Which database: the migrations and the few queries that differ read it (here, so migrations need not import the connection code). */
+export type Dialect = 'sqlite' | 'postgres';
+
 /** Table types shared by every storage module. Timestamps are epoch milliseconds. */
 
 export interface TenantsTable {

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { gatewayTenantPlan } from '../config/plans.js';
 import type { Database, TenantsTable } from './schema.js';
 
 export interface Tenant {
@@ -74,4 +75,17 @@ export async function changeEntitlements(
     if (Number(result.numUpdatedRows) === 1) return { before, after: toTenant({ ...row, plan: next.plan, addons }) };
   }
   return 'contended';
+}
+
+/**
+ * A tenant the gateway creates itself (the quickstart's `default`, a BASTION_API_KEYS tenant, `keys create
+ * --create-tenant`). BASTION_PLANS=owner: it holds every capability with no quota, an existing one included (a data
+ * directory from before keeps working without limits); resell: created on the catalogue's default plan, never changed.
+ */
+export async function ensureGatewayTenant(db: Kysely<Database>, id: string, plans: 'owner' | 'resell'): Promise<Tenant> {
+  const wanted = gatewayTenantPlan(plans);
+  const tenant = await ensureTenant(db, id, wanted.plan);
+  if (plans === 'resell' || (tenant.plan === wanted.plan && wanted.addons.every((a) => tenant.addons.includes(a)))) return tenant;
+  const changed = await changeEntitlements(db, id, () => wanted);
+  return changed && changed !== 'contended' ? changed.after : tenant;
 }

@@ -1,4 +1,5 @@
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import taxonomy from '../../config/taxonomy.json' with { type: 'json' };
 import { KINDS, LAYER_NAMES as PIPELINE_LAYERS, RISK_LEVELS } from '../inspect/types.js';
 import type { Services } from '../services.js';
 import { activeFingerprint } from '../storage/evolved-rules.js';
@@ -18,6 +19,10 @@ export interface Metrics {
   readonly shadowBanned: Counter<'tenant'>;
   readonly refusals: Counter<'reason' | 'tenant'>;
   readonly upstreamErrors: Counter<'route' | 'code'>;
+  /** Answers that refused rather than pass unjudged: overload, inspection deadline or failure, limiter or storage down. */
+  readonly failClosed: Counter<'code'>;
+  /** Screened requests (a /filter item or one guarded exchange), by the guard point that decided, action and threat category. */
+  readonly screened: Counter<'point' | 'action' | 'family' | 'tenant'>;
   /** MCP proxy: messages by server, method and outcome (allowed, blocked, redacted, withheld). */
   readonly mcpMessages: Counter<'server' | 'method' | 'outcome'>;
   /** The label of a registered MCP server's name: the first MCP_SERVER_LABELS names seen, then `other`. */
@@ -32,6 +37,16 @@ export const MCP_SERVER_LABELS = 100;
 const OVERHEAD_BUCKETS = [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5];
 const UPSTREAM_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120];
 const LAYER_BUCKETS = [0.00001, 0.000025, 0.00005, 0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.1];
+
+/** Threat categories of config/taxonomy.json: the `family` label of a block is its verdict's category, else `other`. */
+const FAMILY_LABELS: ReadonlySet<string> = new Set(Object.keys(taxonomy.categories));
+
+/** The metric label of a block's threat family (`category/leaf`): its category, `other` when unknown, `none` without one. */
+export function familyLabel(family: string | undefined): string {
+  if (!family) return 'none';
+  const category = family.split('/', 1)[0];
+  return FAMILY_LABELS.has(category) ? category : 'other';
+}
 
 /** The layer names a verdict's timings_ms may carry; anything else is not observed (bounded label set). */
 export const LAYER_NAMES: ReadonlySet<string> = new Set([...PIPELINE_LAYERS, 'rules', 'total']);
@@ -111,6 +126,18 @@ function createMetrics(services: Services): Metrics {
       name: 'bastion_upstream_errors_total',
       help: 'Upstream calls that failed: code UPSTREAM_UNREACHABLE (502) or UPSTREAM_TIMEOUT (504)',
       labelNames: ['route', 'code'],
+      registers,
+    }),
+    failClosed: new Counter({
+      name: 'bastion_fail_closed_total',
+      help: 'Requests answered with a fail-closed error instead of a verdict: code OVERLOADED (503), INSPECTION_TIMEOUT (504), INSPECTION_FAILED (500), LIMITER_UNAVAILABLE (503), STORAGE_UNAVAILABLE (503)',
+      labelNames: ['code'],
+      registers,
+    }),
+    screened: new Counter({
+      name: 'bastion_screened_total',
+      help: 'Screened requests, each counted once: a /filter item (point filter) or one guarded chat, Responses, Messages, embeddings or MCP exchange, by the guard point that decided (request, response, stream, mcp_call, mcp_result), the final action and the threat category of a block (none otherwise); the portal counts the same',
+      labelNames: ['point', 'action', 'family', ...tenantLabels],
       registers,
     }),
     mcpMessages: new Counter({

@@ -7,6 +7,10 @@ import { traceInspection } from './tracing.js';
 const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
 const RATE_LIMITED = errorCode('RATE_LIMITED');
 const QUOTA_EXCEEDED = errorCode('QUOTA_EXCEEDED');
+// What a fail-closed answer is: the content was not judged, so nothing passed (docs/ARCHITECTURE.md, Failure behaviour).
+const FAIL_CLOSED: ReadonlyMap<string, string> = new Map(
+  (['OVERLOADED', 'INSPECTION_TIMEOUT', 'INSPECTION_FAILED', 'LIMITER_UNAVAILABLE', 'STORAGE_UNAVAILABLE'] as const).map((name) => [errorCode(name), name]),
+);
 const UPSTREAM_CODES: ReadonlyMap<string, string> = new Map([
   [errorCode('UPSTREAM_UNREACHABLE'), 'UPSTREAM_UNREACHABLE'],
   [errorCode('UPSTREAM_TIMEOUT'), 'UPSTREAM_TIMEOUT'],
@@ -33,6 +37,8 @@ export function registerRequestMetrics(app: FastifyInstance, listener: 'proxy' |
     }
     const upstreamCode = code && UPSTREAM_CODES.get(code);
     if (upstreamCode) metrics.upstreamErrors.inc({ route, code: upstreamCode });
+    const failClosed = code && FAIL_CLOSED.get(code);
+    if (failClosed) metrics.failClosed.inc({ code: failClosed });
     done();
   });
 }

@@ -1,4 +1,4 @@
-import { SpanKind, SpanStatusCode, context, trace, type Context, type Span, type Tracer } from '@opentelemetry/api';
+import { SpanKind, SpanStatusCode, context, trace, type Tracer } from '@opentelemetry/api';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { resourceFromAttributes } from '@opentelemetry/resources';
@@ -6,40 +6,7 @@ import { BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
 import type { IncomingHttpHeaders } from 'node:http';
 import { LAYER_NAMES } from './metrics.js';
-import type { InspectionSummary } from './tracing.js';
-
-/**
- * The OpenTelemetry SDK of one gateway. Loaded only when tracing is on (tracing.ts imports this module dynamically).
- * The provider is not registered globally: spans are parented explicitly, so two gateways in one process (tests) and
- * an app's own OpenTelemetry set-up never interfere. The OTLP/HTTP (JSON) exporter reads the standard OTEL_EXPORTER_OTLP_*
- * variables itself (endpoint, headers, timeout); the batch processor reads OTEL_BSP_*.
- */
-export interface RequestTrace {
-  sdk: OtelSdk;
-  method: string;
-  span: Span;
-  ctx: Context;
-  upstream?: Span;
-  upstreamEnd?: number;
-}
-
-export interface RequestOutcome {
-  route: string;
-  status: number;
-  requestId: string;
-  tenant?: string;
-  errorCode?: string;
-  verdict?: string;
-  overheadMs: number;
-}
-
-export interface OtelSdk {
-  startRequest(method: string, headers: IncomingHttpHeaders, listener: string): RequestTrace;
-  endRequest(trace: RequestTrace, outcome: RequestOutcome): void;
-  startUpstream(trace: RequestTrace): Record<string, string>;
-  recordInspection(trace: RequestTrace, startedAt: number, summary: InspectionSummary): void;
-  shutdown(): Promise<void>;
-}
+import type { OtelSdk, RequestTrace } from './types.js';
 
 const headerGetter = {
   keys: (carrier: IncomingHttpHeaders) => Object.keys(carrier),
@@ -52,6 +19,12 @@ const headerSetter = {
 };
 const UPSTREAM_ERRORS = new Set(['BASTION_ERR_UPSTREAM_UNREACHABLE', 'BASTION_ERR_UPSTREAM_TIMEOUT']);
 
+/**
+ * The OpenTelemetry SDK of one gateway. Loaded only when tracing is on (tracing.ts imports this module dynamically).
+ * The provider is not registered globally: spans are parented explicitly, so two gateways in one process (tests) and
+ * an app's own OpenTelemetry set-up never interfere. The OTLP/HTTP (JSON) exporter reads the standard OTEL_EXPORTER_OTLP_*
+ * variables itself (endpoint, headers, timeout); the batch processor reads OTEL_BSP_*.
+ */
 export async function createOtelSdk(env: NodeJS.ProcessEnv): Promise<OtelSdk> {
   const provider = new NodeTracerProvider({
     resource: resourceFromAttributes({ 'service.name': env.OTEL_SERVICE_NAME || 'bastion' }),

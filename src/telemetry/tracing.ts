@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Services } from '../services.js';
-import type { OtelSdk, RequestTrace } from './otel-sdk.js';
+import type { InspectionSummary, OtelSdk, RequestTrace } from './types.js';
 
 /**
  * OpenTelemetry traces, on only when the standard OTEL_EXPORTER_OTLP_ENDPOINT (or ..._TRACES_ENDPOINT) is set and
@@ -82,16 +82,6 @@ export function traceUpstreamMark(request: FastifyRequest): void {
 /** The inspection span, recorded once the verdicts are in: layer timings as attributes, never content. */
 export function traceInspection(request: FastifyRequest, startedAt: number, summary: InspectionSummary): void {
   if (request.trace) request.trace.sdk.recordInspection(request.trace, startedAt, summary);
-}
-
-export interface InspectionSummary {
-  items: number;
-  cacheHits: number;
-  action: string;
-  riskLevel: string;
-  shadowBanned: boolean;
-  /** Layer name → milliseconds, summed over the items. */
-  layersMs: Record<string, number>;
 }
 
 declare module 'fastify' {

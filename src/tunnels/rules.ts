@@ -1,4 +1,4 @@
-import { vocabularyRefusal } from '../evolution/vocabulary.js';
+import { vocabularyRefusal } from '../inspect/rules/vocabulary.js';
 import { MAX_PLAINTEXT_BYTES } from './channel.js';
 
 /**

@@ -29,6 +29,17 @@ t.test('the README is a front door: short, connects an app on its first screens,
   t.notMatch(readme, /^bastion /m, 'no bare `bastion` command: it is not on the PATH');
 });
 
+t.test('latency figures live in the README\'s Measured table only: the prose never states its own', async (t) => {
+  // Outside tables and code blocks, a millisecond figure would be a second source that drifts from the table.
+  let code = false;
+  const prose = readme.split('\n').filter((l) => {
+    if (l.startsWith('```')) code = !code;
+    return !code && !l.startsWith('|');
+  });
+  t.same(prose.filter((l) => /\d\s*ms\b/.test(l)), [], 'no figure in ms outside the tables');
+  t.match(readme, /\| latency added to a chat call, p50 \/ p99/, 'the table keeps the figure');
+});
+
 t.test('user-facing docs carry no project history: no issue numbers, SPEC sections, defects or commit hashes', async (t) => {
   for (const file of ['README.md', ...docs, 'config/site/landing.md', 'config/site/security.md']) {
     const text = read(file);

@@ -1,7 +1,7 @@
 import t from 'tap';
 import { buildBenignCorpus, readBenignItems } from '../../src/evolution/benign-corpus.js';
 import { validateCandidate } from '../../src/evolution/gate.js';
-import { vocabularyRefusal } from '../../src/evolution/vocabulary.js';
+import { vocabularyRefusal } from '../../src/inspect/rules/vocabulary.js';
 
 // Customer words must not reach a rule through the regex syntax: escapes, classes, empty groups and alternatives spell
 // letters that the pattern's surface does not show. The check reads what the regex matches.

@@ -1,7 +1,7 @@
 import t from 'tap';
 import { buildBenignCorpus, readBenignItems } from '../../src/evolution/benign-corpus.js';
 import { validateCandidate } from '../../src/evolution/gate.js';
-import { vocabularyRefusal } from '../../src/evolution/vocabulary.js';
+import { vocabularyRefusal } from '../../src/inspect/rules/vocabulary.js';
 import { exportRefusal } from '../../src/tunnels/rules.js';
 
 // Single letters joined by wildcards are words: `c.n.o.o` matches "contoso", `m.r.e.` "merger". A shared rule built

@@ -59,3 +59,15 @@ t.test('the pages are styled by one stylesheet the strict CSP allows, and link t
   const pricing = await call(`${gw.adminUrl}/pricing`, { headers: { accept: 'text/markdown' } });
   t.notMatch(pricing.body, /example\/|\.example\b/, 'no placeholder URL on the pricing page');
 });
+
+t.test('placeholders are text, never links: no page links to NAME hosts, example domains or the gateway on loopback', async (t) => {
+  const gw = await startTestGateway(t);
+  const config = await call(`${gw.adminUrl}/docs/configuration`, { headers: { accept: 'text/html' } });
+  t.match(config.body, /<code>https:\/\/NAME\.openai\.azure\.com<\/code>/, 'the Azure example is shown as code');
+  const hrefs: string[] = [];
+  for (const path of ['/', '/docs/readme', '/docs/configuration', '/docs/api', '/docs/deployment', '/docs/tunnels', '/docs/mcp', '/pricing']) {
+    const res = await call(`${gw.adminUrl}${path}`, { headers: { accept: 'text/html' } });
+    hrefs.push(...attr(res.body, 'href').filter((h) => /^https?:/.test(h)).map((h) => `${path}: ${h}`));
+  }
+  t.same(hrefs.filter((h) => /:\/\/(?:[^/]*[A-Z][^/]*|localhost|127\.|[^/]*\.(?:example|test|invalid|internal))(?:[:/]|$)/.test(h.split(': ')[1])), [], 'no placeholder is a link');
+});

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import { ADDON_NAMES, UPGRADE_URL, getAddon, getPlan, tierRank } from '../../config/plans.js';
+import { ADDON_NAMES, getAddon, getPlan, tierRank } from '../../config/plans.js';
 import { monthStart, nextMonthStart } from '../../limits/month.js';
 
 const Billing = Type.Object({
@@ -16,7 +16,7 @@ const Billing = Type.Object({
   available_addons: Type.Array(
     Type.Object({ name: Type.String(), description: Type.String(), min_tier: Type.String(), purchased: Type.Boolean(), eligible: Type.Boolean() }),
   ),
-  upgrade_url: Type.String(),
+  upgrade_url: Type.Union([Type.String(), Type.Null()], { description: 'Where to upgrade (BASTION_UPGRADE_URL); null when the operator set none' }),
 });
 
 /** GET /portal/billing: plan, this month's quota use and add-ons (SPEC §4.4). Counters come from the same store the data plane meters. */
@@ -49,7 +49,7 @@ export async function portalBillingRoutes(app: FastifyInstance): Promise<void> {
             eligible: tierRank(tier) >= tierRank(addon.minTier),
           };
         }),
-        upgrade_url: UPGRADE_URL,
+        upgrade_url: request.server.services.config.upgradeUrl ?? null,
       };
     },
   );

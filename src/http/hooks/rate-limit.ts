@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { UPGRADE_URL, getPlan } from '../../config/plans.js';
+import { getPlan, upgradeLink } from '../../config/plans.js';
 import { BastionError } from '../../errors.js';
 import { rateLimitHeaders, type PolicyState } from '../../limits/headers.js';
 import { monthWindowSeconds } from '../../limits/month.js';
@@ -48,7 +48,7 @@ export async function consumeMonthlyQuota(request: FastifyRequest, units: number
   month.consumed = { remaining: result.remaining, resetMs: result.resetMs, denied: !result.allowed };
   if (!result.allowed) {
     throw new BastionError('QUOTA_EXCEEDED', {
-      extra: { plan: request.principal.plan, quota: result.quota, used: result.used, upgrade_url: UPGRADE_URL },
+      extra: { plan: request.principal.plan, quota: result.quota, used: result.used, ...upgradeLink(request.server.services.config.upgradeUrl) },
     });
   }
 }

@@ -39,7 +39,8 @@ export function relayContext(request: FastifyRequest, server: McpServerRow, ledg
     server,
     open,
     ledger: ledger ?? { agent: open, server: new Map() },
-    inspect: (items) => judge(request, items, { entity: tenantId, contentLimitBytes: config.contentLimitBytes }),
+    // One POST or stream is one exchange: the agent's calls and the server's answers count in it once.
+    inspect: (items) => judge(request, items, { entity: tenantId, contentLimitBytes: config.contentLimitBytes, record: items.some((i) => i.kind === 'tool_call') ? 'mcp_call' : 'mcp_result' }),
     count(method, outcome, detail) {
       metrics.mcpMessages.inc({ server: metrics.mcpServerLabel(server.name), method: METHODS.has(method) ? method : 'other', outcome });
       // Metadata only: the server, the method, the tool's name and the verdict's reasons, never arguments or results.

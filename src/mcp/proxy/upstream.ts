@@ -2,7 +2,7 @@ import { isIP } from 'node:net';
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { Agent, type Dispatcher } from 'undici';
 import type { Config } from '../../config/schema.js';
-import { upstreamError } from '../../proxy/upstream/client.js';
+import { upstreamError } from '../../upstream/client.js';
 import { addressRefused, guardedLookup, resolvedAddressRefusal, type Resolve } from './upstream-lookup.js';
 
 /** The upstream said something that is not Streamable HTTP JSON-RPC, or too much of it at once. */

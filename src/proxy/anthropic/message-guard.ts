@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { judge, type Judgement } from '../filter/judge.js';
 import { redactLeaks, type Leak } from '../chat/leak-scanner.js';
-import { outputVerdict, type BastionInfo } from '../chat/verdict-summary.js';
+import { noteAnswer, outputVerdict, type BastionInfo } from '../chat/verdict-summary.js';
 import { CALL_REFUSAL } from './synthetic.js';
 
 type Obj = Record<string, unknown>;
@@ -26,11 +26,11 @@ export class MessageReport {
 export const toolInputText = (input: unknown): string => (typeof input === 'string' ? input : JSON.stringify(input ?? {}));
 
 /** Judges complete tool_use blocks together; returns, per block, the block to release or undefined when blocked. */
-export async function judgeToolUses(request: FastifyRequest, blocks: Obj[], report: MessageReport): Promise<(Obj | undefined)[]> {
+export async function judgeToolUses(request: FastifyRequest, blocks: Obj[], report: MessageReport, point: 'response' | 'stream'): Promise<(Obj | undefined)[]> {
   if (blocks.length === 0) return [];
   const judgements = await judge(request, blocks.map((b) => ({ content: toolInputText(b.input), kind: 'tool_call' as const })), {
     contentLimitBytes: request.server.services.config.contentLimitBytes,
-    record: false,
+    record: point,
   });
   return blocks.map((block, i) => {
     const j = judgements[i];
@@ -54,7 +54,7 @@ export const refusalBlock = (): Obj => ({ type: 'text', text: CALL_REFUSAL });
 export async function guardMessage(request: FastifyRequest, message: Obj & { content: unknown[] }, allowDomains: readonly string[]): Promise<BastionInfo | undefined> {
   const report = new MessageReport();
   const calls = message.content.map((b, i) => ({ b: b as Obj, i })).filter(({ b }) => typeof b === 'object' && b !== null && b.type === 'tool_use');
-  const judged = await judgeToolUses(request, calls.map(({ b }) => b), report);
+  const judged = await judgeToolUses(request, calls.map(({ b }) => b), report, 'response');
   calls.forEach(({ i }, k) => (message.content[i] = judged[k] ?? refusalBlock()));
   message.content.forEach((block, i) => {
     const b = block as Obj;
@@ -70,7 +70,7 @@ export async function guardMessage(request: FastifyRequest, message: Obj & { con
   const bastion = report.bastion(request.id);
   if (bastion) {
     message.bastion = bastion;
-    request.verdictSummary = `response:${bastion.stage}:${bastion.action}`;
+    noteAnswer(request, 'response', bastion);
   }
   return bastion;
 }

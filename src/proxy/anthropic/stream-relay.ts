@@ -2,6 +2,7 @@ import { PassThrough } from 'node:stream';
 import type { FastifyRequest } from 'fastify';
 import type { Dispatcher } from 'undici';
 import { pumpGuarded } from '../upstream/pump.js';
+import { noteAnswer } from '../chat/verdict-summary.js';
 import { judgeToolUses, MessageReport } from './message-guard.js';
 import { AnthropicStreamGuard } from './stream-guard.js';
 
@@ -21,11 +22,11 @@ export function relayMessageStream(request: FastifyRequest, upstream: Dispatcher
     allowDomains,
     maxToolBytes: MAX_TOOL_BYTES,
     write: (text) => out.write(text),
-    judgeToolUse: async (block) => (await judgeToolUses(request, [block], report))[0],
+    judgeToolUse: async (block) => (await judgeToolUses(request, [block], report, 'stream'))[0],
     onLeaks: (leaks) => report.leaks.push(...leaks),
     verdict() {
       const bastion = report.bastion(request.id);
-      if (bastion) request.verdictSummary = `response:${bastion.stage}:${bastion.action}`;
+      if (bastion) noteAnswer(request, 'stream', bastion);
       return bastion as Record<string, unknown> | undefined;
     },
   });

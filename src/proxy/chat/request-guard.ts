@@ -2,6 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import { judge, type Item, type Judgement } from '../filter/judge.js';
 import { tenantPolicies } from '../../policy/tenant-policies.js';
 import { applyRedactions, describeUninspected, extractTexts, type ChatMessage } from './messages.js';
+import { countOutcome } from '../../screening/exchange.js';
 import { summarise, type BastionInfo } from './verdict-summary.js';
 
 export type RequestOutcome =
@@ -49,7 +50,7 @@ export async function guardTexts(request: FastifyRequest, texts: Item[], uninspe
   let judgements: Judgement[] = [];
   let shadowBanned: boolean;
   if (texts.length > 0) {
-    judgements = await judge(request, texts.map((r) => ({ content: r.content, kind: r.kind, role: r.role })), { entity: tenant, contentLimitBytes: config.contentLimitBytes });
+    judgements = await judge(request, texts.map((r) => ({ content: r.content, kind: r.kind, role: r.role })), { entity: tenant, contentLimitBytes: config.contentLimitBytes, record: 'request' });
     shadowBanned = judgements[0].ers.shadow_banned;
   } else {
     shadowBanned = (await ers.read(tenant)).shadowBanned;
@@ -65,6 +66,7 @@ export async function guardTexts(request: FastifyRequest, texts: Item[], uninspe
   }
   if (uninspected && (await tenantPolicies(request.server.services).get(tenant)).contentParts === 'block_unknown') {
     request.verdictSummary = 'block/uninspectable_parts';
+    countOutcome(request, 'request', { action: 'block', risk_level: 'HIGH', reasons: [{ layer: 'decision', type: 'uninspectable_content_part' }] });
     return {
       kind: 'blocked',
       bastion: { request_id: request.id, risk_level: 'HIGH', action: 'block', reasons: [{ layer: 'decision', type: 'uninspectable_content_part', score: 1 }], stage: 'request', ...withParts },

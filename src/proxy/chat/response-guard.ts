@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { judge } from '../filter/judge.js';
 import { redactLeaks } from './leak-scanner.js';
-import { summarise, type BastionInfo } from './verdict-summary.js';
+import { noteAnswer, summarise, type BastionInfo } from './verdict-summary.js';
 
 interface ToolCall {
   id?: string;
@@ -29,7 +29,7 @@ export async function guardCompletion(request: FastifyRequest, completion: { cho
     ? await judge(
         request,
         calls.map(({ call }) => ({ content: argumentsText(call.function?.arguments), kind: 'tool_call' as const })),
-        { contentLimitBytes: request.server.services.config.contentLimitBytes, record: false },
+        { contentLimitBytes: request.server.services.config.contentLimitBytes, record: 'response' },
       )
     : [];
   // A call judged `redact` (a credential or PII in its arguments) keeps only the redacted arguments.
@@ -71,7 +71,7 @@ export async function guardCompletion(request: FastifyRequest, completion: { cho
     completion.bastion ??= { request_id: request.id, risk_level: 'HIGH', action: 'redact', reasons: [], stage: 'output' };
     for (const leak of redacted.leaks) completion.bastion.reasons.push({ layer: leak.layer, type: leak.type, score: 1 });
   }
-  if (completion.bastion) request.verdictSummary = `response:${completion.bastion.stage}:${completion.bastion.action}`;
+  if (completion.bastion) noteAnswer(request, 'response', completion.bastion);
   return completion;
 }
 

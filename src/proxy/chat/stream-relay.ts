@@ -4,7 +4,7 @@ import type { Dispatcher } from 'undici';
 import { judge } from '../filter/judge.js';
 import { pumpGuarded, STREAM_INTERRUPTED } from '../upstream/pump.js';
 import { StreamGuard, type AccumulatedCall } from './stream-guard.js';
-import { summarise } from './verdict-summary.js';
+import { noteAnswer, summarise, type BastionInfo } from './verdict-summary.js';
 
 // Tool-call arguments a single stream may accumulate before it is cut: bounded memory per connection.
 const MAX_TOOL_BYTES = 1024 * 1024;
@@ -24,7 +24,7 @@ export function relayStream(request: FastifyRequest, upstream: Dispatcher.Respon
     async judgeToolCalls(calls: AccumulatedCall[]) {
       const judgements = await judge(request, calls.map((c) => ({ content: c.arguments, kind: 'tool_call' as const })), {
         contentLimitBytes: config.contentLimitBytes,
-        record: false,
+        record: 'stream',
       });
       const allowed = judgements.map((j) => j.action !== 'block');
       // A call judged `redact` (a credential or PII in its arguments) is released with the redacted arguments.
@@ -33,18 +33,17 @@ export function relayStream(request: FastifyRequest, upstream: Dispatcher.Respon
       });
       if (allowed.every(Boolean)) return { allowed };
       const blocked = judgements.filter((j) => j.action === 'block');
-      request.verdictSummary = 'response:tool_calls:block';
-      return {
-        allowed,
-        bastion: {
-          ...summarise(request.id, blocked, 'tool_calls'),
-          removed_tool_calls: calls.filter((_, i) => !allowed[i]).map((c) => ({ id: c.id, name: c.name })),
-        },
+      const bastion: BastionInfo = {
+        ...summarise(request.id, blocked, 'tool_calls'),
+        removed_tool_calls: calls.filter((_, i) => !allowed[i]).map((c) => ({ id: c.id, name: c.name })),
       };
+      noteAnswer(request, 'stream', bastion);
+      return { allowed, bastion: { ...bastion } };
     },
     onLeak(leak) {
-      request.verdictSummary = 'response:output:block';
-      return { request_id: request.id, risk_level: 'HIGH', action: 'block', reasons: [{ layer: leak.layer, type: leak.type, score: 1 }], stage: 'output' };
+      const bastion: BastionInfo = { request_id: request.id, risk_level: 'HIGH', action: 'block', reasons: [{ layer: leak.layer, type: leak.type, score: 1 }], stage: 'output' };
+      noteAnswer(request, 'stream', bastion);
+      return { ...bastion };
     },
   });
 

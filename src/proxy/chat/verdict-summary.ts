@@ -1,5 +1,7 @@
 import type { Flag, RiskLevel, Verdict } from '../../inspect/types.js';
 import { RISK_LEVELS } from '../../inspect/types.js';
+import type { FastifyRequest } from 'fastify';
+import { countOutcome } from '../../screening/exchange.js';
 import type { Leak } from './leak-scanner.js';
 
 /** The `bastion` object added to OpenAI-shaped responses: metadata about the verdict, never content. */
@@ -33,6 +35,15 @@ export function summarise(requestId: string, verdicts: Verdict[], stage: Bastion
   }
   const family = verdicts.find((v) => v.action === 'block' && v.threat_family)?.threat_family;
   return { request_id: requestId, risk_level: worst, action, reasons: reasons.slice(0, 20), ...(family ? { threat_family: family } : {}), stage };
+}
+
+/**
+ * Point [B] reached a verdict on an answer: the access log says so and the exchange counts it (the flags of removed
+ * calls came with their judge() verdicts; an output verdict's reasons are the leaks, counted here).
+ */
+export function noteAnswer(request: FastifyRequest, point: 'response' | 'stream', bastion: BastionInfo): void {
+  request.verdictSummary = `response:${bastion.stage}:${bastion.action}`;
+  countOutcome(request, point, { action: bastion.action, risk_level: bastion.risk_level, reasons: bastion.stage === 'output' ? bastion.reasons : [] });
 }
 
 /** What point [B] did to one answer (Responses, Anthropic messages): the blocked calls it removed and the leaks it redacted. */

@@ -108,6 +108,11 @@ export class TextCompletionStreamGuard {
     }
   }
 
+  /** What the stream's guard did so far (leaks redacted), for the exchange's count; undefined when untouched. */
+  verdict(): BastionInfo | undefined {
+    return this.leaks.length > 0 ? verdict(this.requestId, this.leaks) : undefined;
+  }
+
   private flush(index: number, finish: string | null): void {
     const r = this.guard(index).flush();
     this.guards.delete(index);

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { checkEntitlement } from '../../auth/entitlements.js';
-import { UPGRADE_URL, getPlan } from '../../config/plans.js';
+import { getPlan, upgradeLink } from '../../config/plans.js';
 import { BastionError } from '../../errors.js';
 import { IdTokenVerifier } from '../../ext/id-token.js';
 import { mapTenant } from '../../ext/tenant-mapping.js';
@@ -59,7 +59,7 @@ export async function authenticateExtension(request: FastifyRequest, reply: Fast
   const tenantId = mapTenant(verified.issuer, verified.claims);
   const tenant = tenantId ? await findTenant(services.storage.db, tenantId) : undefined;
   if (!tenant) throw new BastionError('EXT_USER_UNMAPPED');
-  checkEntitled(tenant.plan, tenant.addons);
+  checkEntitled(tenant.plan, tenant.addons, services.config.upgradeUrl);
   // A stable, non-reversible user id: issuer + subject (the e-mail may change, `sub` does not).
   const user = createHash('sha256').update(`${verified.issuer.issuer}\n${String(verified.claims.sub)}`).digest('hex').slice(0, 24);
   request.principal = { keyId: `oidc:${user}`, tenantId: tenant.id, prefix: 'oidc', ratePerMinute: services.config.extUserRatePerMinute, plan: tenant.plan, addons: tenant.addons };
@@ -75,18 +75,19 @@ function checkOrigin(request: FastifyRequest, reply: FastifyReply): void {
   reply.header('vary', 'Origin');
 }
 
-function checkEntitled(plan: string, addons: readonly string[]): void {
+function checkEntitled(plan: string, addons: readonly string[], upgradeUrl: string | undefined): void {
   const outcome = checkEntitlement({ plan, addons }, { addon: EXT_ADDON });
   if (outcome.ok) return;
+  const upgrade = upgradeLink(upgradeUrl);
   if (outcome.error === 'PLAN_TOO_LOW') {
     throw new BastionError('PLAN_TOO_LOW', {
       message: `Your plan (${outcome.currentTier}) does not include the browser extension: it needs ${outcome.requiredTier}.`,
-      extra: { required_tier: outcome.requiredTier, current_tier: outcome.currentTier, upgrade_url: UPGRADE_URL },
+      extra: { required_tier: outcome.requiredTier, current_tier: outcome.currentTier, ...upgrade },
     });
   }
   throw new BastionError('ADDON_REQUIRED', {
     message: `The browser extension needs the "${outcome.addon}" add-on (${outcome.description}). Buy it to use /ext/*.`,
-    extra: { addon: outcome.addon, addon_description: outcome.description, upgrade_url: UPGRADE_URL },
+    extra: { addon: outcome.addon, addon_description: outcome.description, ...upgrade },
   });
 }
 

@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { judge, type Judgement } from '../filter/judge.js';
 import { redactLeaks, type Leak } from '../chat/leak-scanner.js';
-import { outputVerdict, type BastionInfo } from '../chat/verdict-summary.js';
+import { noteAnswer, outputVerdict, type BastionInfo } from '../chat/verdict-summary.js';
 import { CALL_REFUSAL, refusalMessage } from './synthetic.js';
 
 type Obj = Record<string, unknown>;
@@ -36,6 +36,9 @@ export function callText(item: Obj): string {
 
 /** What point [B] did to one Response: blocked calls, redacted leaks. */
 export class OutputReport {
+  /** `stream` when the answer is streamed: where the exchange's verdicts were reached. */
+  constructor(readonly point: 'response' | 'stream' = 'response') {}
+
   readonly blocked: Judgement[] = [];
   readonly removed: { id?: string; name?: string }[] = [];
   readonly leaks: Leak[] = [];
@@ -57,7 +60,7 @@ export class OutputReport {
       response.status = 'incomplete';
       response.incomplete_details = { reason: 'content_filter' };
     }
-    request.verdictSummary = `response:${bastion.stage}:${bastion.action}`;
+    noteAnswer(request, this.point, bastion);
   }
 }
 
@@ -65,7 +68,7 @@ export class OutputReport {
 export async function guardCall(request: FastifyRequest, item: Obj, report: OutputReport): Promise<Obj> {
   const [j] = await judge(request, [{ content: callText(item), kind: 'tool_call' }], {
     contentLimitBytes: request.server.services.config.contentLimitBytes,
-    record: false,
+    record: report.point,
   });
   if (j.action === 'redact') {
     const spec = CALL_TEXT[String(item.type)];

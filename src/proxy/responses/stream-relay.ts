@@ -16,7 +16,7 @@ const MAX_TOOL_BYTES = 1024 * 1024;
 export function relayResponseStream(request: FastifyRequest, upstream: Dispatcher.ResponseData['body'], abort: AbortController, allowDomains: readonly string[]): PassThrough {
   const out = new PassThrough();
   const { config } = request.server.services;
-  const report = new OutputReport();
+  const report = new OutputReport('stream');
   const guard = new ResponsesStreamGuard({
     holdChars: config.streamHoldChars,
     allowDomains,

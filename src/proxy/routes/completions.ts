@@ -8,6 +8,7 @@ import { holdsTokens, loadCl100k } from '../embeddings/tokenizer.js';
 import { RequestValidationError } from '../../errors.js';
 import { forwardGuarded } from '../upstream/forward-guarded.js';
 import { pumpGuarded } from '../upstream/pump.js';
+import { noteAnswer, type BastionInfo } from '../chat/verdict-summary.js';
 import { blockedCompletion, completionStream, decoyCompletion, guardTextCompletion, TextCompletionStreamGuard } from '../completions/text-completions.js';
 
 const CompletionsBody = Type.Object(
@@ -78,7 +79,11 @@ export async function completionsRoute(app: FastifyInstance): Promise<void> {
         stream: (upstreamBody, abort, allowDomains) => relay(request, upstreamBody, abort, allowDomains),
         is: (value): value is Record<string, unknown> => typeof value === 'object' && value !== null && Array.isArray((value as { choices?: unknown }).choices),
         expected: 'a text completion',
-        guard: (completion, allowDomains) => guardTextCompletion(completion, request.id, allowDomains),
+        guard: (completion, allowDomains) => {
+          const guarded = guardTextCompletion(completion, request.id, allowDomains);
+          if (guarded.bastion) noteAnswer(request, 'response', guarded.bastion as BastionInfo);
+          return guarded;
+        },
       });
     },
   );
@@ -92,7 +97,11 @@ function relay(request: FastifyRequest, upstream: Dispatcher.ResponseData['body'
     get ended() {
       return guard.ended;
     },
-    finish: () => guard.finish(),
+    finish: () => {
+      guard.finish();
+      const bastion = guard.verdict();
+      if (bastion) noteAnswer(request, 'stream', bastion);
+    },
     fail: (error) => guard.finish(error),
   });
   return out;

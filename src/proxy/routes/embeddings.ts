@@ -6,7 +6,7 @@ import { holdsTokens, loadCl100k } from '../embeddings/tokenizer.js';
 import { routeEmbeddings } from '../embeddings/providers.js';
 import { alignedEmbeddings, decoyEmbeddings, type EmbeddingsVerdict } from '../embeddings/responses.js';
 import { judge } from '../filter/judge.js';
-import { readBounded } from '../upstream/read-body.js';
+import { readBounded } from '../../upstream/read-body.js';
 import { abortOnClientClose, markUpstream, relayHead } from '../upstream/forward.js';
 
 const EmbeddingsBody = Type.Object(
@@ -47,6 +47,7 @@ export async function embeddingsRoute(app: FastifyInstance): Promise<void> {
       const judgements = await judge(request, texts.map((content) => ({ content, kind: 'prompt' as const })), {
         entity: request.principal!.tenantId,
         contentLimitBytes: config.contentLimitBytes,
+        record: 'request',
       });
       if (judgements[0]?.ers.shadow_banned) {
         request.verdictSummary = 'shadow_banned';
@@ -76,7 +77,7 @@ export async function embeddingsRoute(app: FastifyInstance): Promise<void> {
         body: JSON.stringify(route.body(redacted || verdict || route.provider === 'gemini' ? sentTexts : undefined, body)),
         signal: abort.signal,
       });
-      const raw = await readBounded(res.body, config.upstreamResponseLimitBytes);
+      const raw = await readBounded(res.body, config.upstreamResponseLimitBytes, new URL(route.url).origin);
       markUpstream(request, started);
       if (res.statusCode >= 400) {
         relayHead(reply, res);

@@ -4,7 +4,7 @@ import type { Dispatcher } from 'undici';
 import { BastionError } from '../../errors.js';
 import { tenantPolicies } from '../../policy/tenant-policies.js';
 import { abortOnClientClose, markUpstream, relayHead, upstreamHeaders } from './forward.js';
-import { readBounded } from './read-body.js';
+import { readBounded } from '../../upstream/read-body.js';
 
 export interface GuardedForward<T> {
   /** Upstream path, e.g. `/v1/chat/completions`. */
@@ -37,8 +37,9 @@ export async function forwardGuarded<T>(request: FastifyRequest, reply: FastifyR
   const { allowDomains } = await tenantPolicies(request.server.services).get(request.principal?.tenantId);
   const abort = abortOnClientClose(request, reply);
   const started = performance.now();
+  const url = `${route.baseUrl ?? config.upstreamBaseUrl}${route.path}`;
   const res = await upstream.request({
-    url: `${route.baseUrl ?? config.upstreamBaseUrl}${route.path}`,
+    url,
     method: 'POST',
     headers: route.upstreamHeaders ?? upstreamHeaders(request, { 'content-type': 'application/json' }),
     body: JSON.stringify(route.body),
@@ -51,7 +52,7 @@ export async function forwardGuarded<T>(request: FastifyRequest, reply: FastifyR
   if (String(res.headers['content-type'] ?? '').toLowerCase().includes('text/event-stream')) return reply.send(route.stream(res.body, abort, allowDomains));
   // The body's own read time, on top of the wait for the head marked above (counted once each).
   const bodyStarted = performance.now();
-  const raw = await readBounded(res.body, config.upstreamResponseLimitBytes);
+  const raw = await readBounded(res.body, config.upstreamResponseLimitBytes, new URL(url).origin);
   markUpstream(request, bodyStarted);
   let value: unknown;
   try {

@@ -1,8 +1,6 @@
 import { sql, type Kysely, type Migration } from 'kysely';
-import { headMac } from '../../agents/activity-chain.js';
-import { appendActivity } from '../agent-activity.js';
-import type { Dialect } from '../database.js';
-import type { Database } from '../schema.js';
+import { appendV1, headMacV1 } from './0010-chain-format.js';
+import type { Database, Dialect } from '../schema.js';
 
 /**
  * Agent identity and a keyed activity log.
@@ -29,7 +27,7 @@ export function agentIdentity(options: { dialect: Dialect; activityKey?: Buffer 
       await db.schema.alterTable('agent_log_heads').addColumn('mac', 'varchar(64)').execute();
       for (const h of heads) {
         const head = { tenant_id: h.tenant_id, seq: Number(h.seq), hash: h.hash, legacy_seq: Number(h.seq) };
-        await db.updateTable('agent_log_heads').set({ legacy_seq: head.legacy_seq, mac: headMac(options.activityKey!, head) }).where('tenant_id', '=', head.tenant_id).execute();
+        await db.updateTable('agent_log_heads').set({ legacy_seq: head.legacy_seq, mac: headMacV1(options.activityKey!, head) }).where('tenant_id', '=', head.tenant_id).execute();
       }
 
       await db.schema
@@ -47,7 +45,8 @@ export function agentIdentity(options: { dialect: Dialect; activityKey?: Buffer 
       for (const { did } of shared) {
         const rows = await db.selectFrom('agents').select(['agent_id', 'tenant_id']).where('did', '=', did).where('status', '=', 'active').orderBy('agent_id').execute();
         await db.updateTable('agents').set({ status: 'revoked', revoked_at: now, updated_at: now }).where('did', '=', did).where('status', '=', 'active').execute();
-        for (const r of rows) await appendActivity(db, options, r.tenant_id, { agentId: r.agent_id, kind: 'agent.revoked', detail: { via: 'did_conflict' } }, now);
+        if (!options.activityKey) throw new Error('migration 0010-agent-identity needs BASTION_MASTER_KEY: it records the revocation of agents sharing a DID in their keyed activity logs');
+        for (const r of rows) await appendV1(db, options.dialect, options.activityKey, r.tenant_id, { agentId: r.agent_id, kind: 'agent.revoked', detail: { via: 'did_conflict' } }, now);
       }
       await db.schema.createIndex('agents_active_did').on('agents').column('did').unique().where(sql.ref('status'), '=', 'active').execute();
     },

@@ -1,4 +1,5 @@
 import type { Migration, MigrationProvider } from 'kysely';
+import type { Dialect } from '../schema.js';
 import * as foundation from './0001-foundation.js';
 import * as portal from './0002-portal.js';
 import * as evolution from './0003-evolution.js';
@@ -9,7 +10,6 @@ import * as payments from './0007-payments.js';
 import * as syndicates from './0008-syndicates.js';
 import { agentIdentity } from './0010-agent-identity.js';
 import * as mcpProxy from './0011-mcp-proxy.js';
-import type { Dialect } from '../database.js';
 
 /** Versioned migrations, one set for SQLite and PostgreSQL. Names sort in apply order. */
 const STATIC_MIGRATIONS: Record<string, Migration> = {

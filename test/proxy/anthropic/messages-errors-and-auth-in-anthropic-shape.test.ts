@@ -51,14 +51,15 @@ t.test('upstream errors reach the SDK as Anthropic sent them; Bastion\'s own are
     ];
     for (const [name, body] of bodies) {
       const res = await call(`${gw.proxyUrl}/v1/messages`, { headers: { 'x-bastion-key': key }, body });
-      t.equal(res.status, 422, name);
+      t.equal(res.status, 400, name);
       t.match(res.json(), { type: 'error', error: { type: 'invalid_request_error', code: 'BASTION_ERR_VALIDATION' } }, name);
     }
     const broken = await call(`${gw.proxyUrl}/v1/messages/count_tokens`, { headers: { 'x-bastion-key': key }, raw: '{"model":' });
-    t.equal(broken.status, 422);
+    t.equal(broken.status, 400);
     t.match(broken.json(), { type: 'error', error: { type: 'invalid_request_error' } });
     const error = await fail(client.messages.create({ model: MODEL, max_tokens: 16, messages: [] }));
-    t.ok(error instanceof Anthropic.UnprocessableEntityError, 'the SDK raises its own class');
+    t.ok(error instanceof Anthropic.BadRequestError, 'the SDK raises BadRequestError, the class Anthropic\'s own 400 raises');
+    t.equal((error as InstanceType<typeof Anthropic.APIError>).status, 400);
   });
 
   t.test('the OpenAPI document describes both routes with their key header and Anthropic-shaped errors', async (t) => {

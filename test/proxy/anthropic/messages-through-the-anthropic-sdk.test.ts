@@ -142,8 +142,8 @@ t.test('an app on the Anthropic SDK works through Bastion: plain, streamed, tool
     const before = upstream.received.length;
     const tooMany = Array.from({ length: 1100 }, (_, i) => ({ role: i % 2 ? 'assistant' : 'user', content: `m${i}` }) as Anthropic.MessageParam);
     const error = await client.messages.create({ model: 'claude-sonnet-4-6', max_tokens: 16, messages: tooMany }).catch((e: unknown) => e);
-    t.ok(error instanceof Anthropic.APIError);
-    t.equal((error as InstanceType<typeof Anthropic.APIError>).status, 422);
+    t.ok(error instanceof Anthropic.BadRequestError, 'the SDK raises BadRequestError, as for Anthropic itself');
+    t.equal((error as InstanceType<typeof Anthropic.APIError>).status, 400);
     t.match((error as InstanceType<typeof Anthropic.APIError>).error, { type: 'error', error: { type: 'invalid_request_error', code: 'BASTION_ERR_VALIDATION' } });
     t.equal(upstream.received.length, before, 'nothing was forwarded');
   });

@@ -1,6 +1,6 @@
-import vocabulary from '../../config/evolution-vocabulary.json' with { type: 'json' };
-import { scanText } from '../inspect/secrets/scan.js';
-import { compileRegex } from '../inspect/rules/compile.js';
+import vocabulary from '../../../config/evolution-vocabulary.json' with { type: 'json' };
+import { scanText } from '../secrets/scan.js';
+import { compileRegex } from './compile.js';
 import { JOIN, regexReadings, WILD } from './regex-reading.js';
 
 /**
@@ -46,7 +46,7 @@ export function maskForAnalysis(text: string): string {
 /**
  * Why a candidate rule would carry customer text, or undefined: a word outside the vocabulary (a number, an
  * identifier, a canary, a name), an e-mail address, URL or host shape, or anything the secret/PII scanner flags.
- * For a regex, the words are those of every text it can match (src/evolution/regex-reading.ts: escapes decoded,
+ * For a regex, the words are those of every text it can match (src/inspect/rules/regex-reading.ts: escapes decoded,
  * small classes and alternatives expanded, wildcards joining letters into words), not its surface: `\x63\x6f…`,
  * `[c][o]…` and `c.n.o.o` spell words too. A regex too tangled to read within the bound is refused.
  */
