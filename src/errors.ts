@@ -104,6 +104,8 @@ export const ERRORS = {
   MCP_SESSION_REQUIRED: { status: 400, message: 'This request needs the Mcp-Session-Id header of a session opened with initialize.' },
   MCP_TOOL_NOT_PENDING: { status: 409, message: 'This tool has no pending version with that hash: list the pending changes again and approve the hash you reviewed.' },
   MCP_CREDENTIAL_NEEDS_MASTER_KEY: { status: 503, message: 'Upstream credentials are unavailable: BASTION_MASTER_KEY is not configured (credentials are never stored in plaintext) or does not open the stored one.' },
+  FLOW_DECISION_NOT_FOUND: { status: 404, message: 'No live flow decision with this id for your tenant (decisions and approvals expire).' },
+  FLOW_DECISION_NOT_PENDING: { status: 409, message: 'This flow decision is not waiting for approval: it was refused, flagged, or already approved or denied.' },
   MCP_WRONG_TRANSPORT: { status: 409, message: 'This MCP server is registered for the other transport: a stdio:// server is reached through `bastion mcp wrap`, an http(s) one at /mcp/servers/{name}.' },
   MCP_NOT_ACCEPTABLE: { status: 406, message: 'MCP over Streamable HTTP: send Accept: application/json, text/event-stream.' },
   L402_INVOICES_LIMITED: { status: 429, message: 'Too many Lightning invoices were requested from this client, or from this gateway, in the last minute. Retry after the Retry-After delay, or pay with x402.' },

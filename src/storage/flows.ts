@@ -66,18 +66,19 @@ export async function listFlowDecisions(db: Kysely<Database>, tenantId: string, 
 }
 
 /**
- * Approves or denies a pending call. Returns the row after the change, undefined when there is no such live row, and
- * the row unchanged when it was not pending (already decided): the caller answers 404 or 409.
+ * Approves or denies a pending call. Returns the row after the change and whether this call changed it; undefined
+ * when there is no such live row (the caller answers 404, or 409 when it was not pending).
  */
-export async function settleApproval(db: Kysely<Database>, tenantId: string, id: string, status: 'approved' | 'denied', by: string, approvalTtlMs: number): Promise<FlowDecisionRow | undefined> {
+export async function settleApproval(db: Kysely<Database>, tenantId: string, id: string, status: 'approved' | 'denied', by: string, approvalTtlMs: number): Promise<{ row: FlowDecisionRow; changed: boolean } | undefined> {
   const now = Date.now();
-  await db
+  const r = await db
     .updateTable('flow_decisions')
     .set({ status, decided_at: now, decided_by: by.slice(0, 128), ...(status === 'approved' ? { expires_at: now + approvalTtlMs } : {}) })
     .where('tenant_id', '=', tenantId)
     .where('id', '=', id)
     .where('status', '=', 'pending')
     .where('expires_at', '>', now)
-    .execute();
-  return db.selectFrom('flow_decisions').selectAll().where('tenant_id', '=', tenantId).where('id', '=', id).where('expires_at', '>', now).executeTakeFirst();
+    .executeTakeFirst();
+  const row = await db.selectFrom('flow_decisions').selectAll().where('tenant_id', '=', tenantId).where('id', '=', id).where('expires_at', '>', now).executeTakeFirst();
+  return row ? { row, changed: Number(r.numUpdatedRows) === 1 } : undefined;
 }

@@ -3,6 +3,7 @@ import type { Dispatcher } from 'undici';
 import type { EventSourceMessage } from 'eventsource-parser';
 import type { RelayContext } from './context.js';
 import { guardServerMessage } from './guard-server.js';
+import { recordMcpResult } from './flow-guard.js';
 import { CODES, errorResponse, isMessage, isResponse, type Message } from './jsonrpc.js';
 import { readBounded, sseEvents, UpstreamProtocolError } from './upstream.js';
 
@@ -111,6 +112,7 @@ async function guardEvent(ctx: RelayContext, event: EventSourceMessage, target: 
 
 async function guardOne(ctx: RelayContext, message: Message, target: RelayTarget): Promise<Message | undefined> {
   const outcome = await guardServerMessage(ctx, message);
+  if ('forward' in outcome) await recordMcpResult(ctx, outcome.forward);
   if (isResponse(message)) ctx.open.delete(message.id);
   if ('drop' in outcome) {
     if (outcome.replyUpstream) await target.replyUpstream(outcome.replyUpstream).catch(() => undefined);

@@ -36,12 +36,18 @@ export async function applyFlows(request: FastifyRequest, calls: readonly Judged
   const out: FlowJudgement[] = [...judgements];
   for (const [i, call] of calls.entries()) {
     if (out[i].action === 'block') continue;
-    const decision = decide(ctx.state, ctx.policy, ctx.hash, call, ctx.allowDomains);
-    if (decision.allowed) continue;
-    const { allowed: _, ...refusal } = decision;
-    out[i] = await settle(request, ctx, call, out[i], refusal);
+    const verdict = await flowVerdict(request, ctx, call);
+    if (verdict) out[i] = verdict.status === 'flagged' ? { ...out[i], flow: verdict } : blocked(out[i], verdict);
   }
   return out;
+}
+
+/** The flow verdict on one call, or undefined when it passes (allowed by flow, or approved and retried). */
+export async function flowVerdict(request: FastifyRequest, ctx: FlowContext, call: FlowCall): Promise<FlowVerdict | undefined> {
+  const decision = decide(ctx.state, ctx.policy, ctx.hash, call, ctx.allowDomains);
+  if (decision.allowed) return undefined;
+  const { allowed: _, ...refusal } = decision;
+  return settle(request, ctx, call, refusal);
 }
 
 /** The call's fingerprint: tenant, tool and canonical arguments under the gateway's flow key. */
@@ -55,7 +61,7 @@ export function fingerprint(ctx: FlowContext, call: FlowCall): string {
   return ctx.hash(`call\0${ctx.tenantId}\0${call.server ?? ''}\0${call.tool}\0${args}`);
 }
 
-async function settle(request: FastifyRequest, ctx: FlowContext, call: JudgedCall, judged: Judgement, refusal: FlowRefusal): Promise<FlowJudgement> {
+async function settle(request: FastifyRequest, ctx: FlowContext, call: FlowCall, refusal: FlowRefusal): Promise<FlowVerdict | undefined> {
   const db = request.server.services.storage.db;
   const action = ctx.policy.action;
   const print = fingerprint(ctx, call);
@@ -80,19 +86,19 @@ async function settle(request: FastifyRequest, ctx: FlowContext, call: JudgedCal
     if (action === 'flag') {
       const row = await record('flagged');
       request.verdictSummary = `${request.verdictSummary ?? ''} flow:flagged`.trim();
-      return { ...judged, flow: { ...refusal, action, status: 'flagged', decision_id: row.id } };
+      return { ...refusal, action, status: 'flagged', decision_id: row.id };
     }
     if (action === 'require_approval') {
       const approved = await findFlowDecision(db, ctx.tenantId, print, ['approved']);
-      if (approved && (await consumeApproval(db, ctx.tenantId, approved.id))) return judged;
+      if (approved && (await consumeApproval(db, ctx.tenantId, approved.id))) return undefined;
       const pending = (await findFlowDecision(db, ctx.tenantId, print, ['pending'])) ?? (await record('pending'));
-      return blocked(judged, { ...refusal, action, status: 'pending', decision_id: pending.id });
+      return { ...refusal, action, status: 'pending', decision_id: pending.id };
     }
     const row = await record('refused');
-    return blocked(judged, { ...refusal, action, status: 'refused', decision_id: row.id });
+    return { ...refusal, action, status: 'refused', decision_id: row.id };
   } catch {
     // The decision or its approval could not be read or written: the call stays withheld.
-    return blocked(judged, { ...refusal, action, status: action === 'require_approval' ? 'pending' : 'refused' });
+    return { ...refusal, action: action === 'flag' ? 'block' : action, status: action === 'require_approval' ? 'pending' : 'refused' };
   }
 }
 

@@ -46,14 +46,20 @@ export function flowHasher(services: Pick<Services, 'config'>): Hasher {
 export async function attachFlows(request: FastifyRequest, api: FlowApi, read: (ctx: FlowContext) => void | Promise<void>): Promise<FlowContext | undefined> {
   const tenantId = request.principal?.tenantId;
   if (tenantId === undefined) return undefined;
-  const policy = await tenantPolicies(request.server.services).get(tenantId);
-  const flows = policy.flows ?? DEFAULT_FLOW_POLICY;
-  if (!flows.enabled) return undefined;
-  const hash = flowHasher(request.server.services);
-  const ctx: FlowContext = { api, tenantId, policy: flows, allowDomains: policy.allowDomains, state: new FlowState(hash), hash };
+  const ctx = await newFlowContext(request.server.services, tenantId, api);
+  if (!ctx) return undefined;
   await read(ctx);
   contexts.set(request, ctx);
   return ctx;
 }
 
 export const flowContext = (request: FastifyRequest): FlowContext | undefined => contexts.get(request);
+
+/** The tenant's flow policy and the gateway's hash, with an empty state (a caller that restores its own state). */
+export async function newFlowContext(services: Services, tenantId: string, api: FlowApi): Promise<FlowContext | undefined> {
+  const policy = await tenantPolicies(services).get(tenantId);
+  const flows = policy.flows ?? DEFAULT_FLOW_POLICY;
+  if (!flows.enabled) return undefined;
+  const hash = flowHasher(services);
+  return { api, tenantId, policy: flows, allowDomains: policy.allowDomains, state: new FlowState(hash), hash };
+}
