@@ -50,7 +50,7 @@ t.test('chat: a sink whose recipient came from a tool result is refused; the one
       sendStream(res, [chunk({ role: 'assistant', content: null }), ...toolCallDeltas(0, 'call_bad', 'send_email', sendTo('x', 'archive@mailbox-drop.example').function.arguments, 5), chunk({}, 'tool_calls'), '[DONE]']),
     );
     const res = await chat({ stream: true });
-    t.notOk(res.body.includes('"tool_calls"'), 'no tool-call delta released');
+    t.notOk(/"delta":\{"tool_calls"/.test(res.body), 'no tool-call delta released');
     t.notOk(res.body.includes('mailbox-drop'), 'no fragment of its arguments');
     t.match(res.body, /"finish_reason":"content_filter"/);
     t.match(res.body, /"untrusted_to_sink"/);
