@@ -10,7 +10,7 @@ import { leafKeys, urlHost, type Hasher } from './values.js';
  * destination it names was named by the user or the app, appears in a private or internal result (the user's own
  * contacts, stored payees), or is on the tenant's allow-list, and no destination or amount carries a value that came
  * only from untrusted results. A sink with no destination the guard can read is refused: it cannot be shown to go
- * where the user chose.
+ * where the user chose. After untrusted content an amount must be chosen the same way.
  */
 
 export interface FlowCall {
@@ -28,7 +28,7 @@ export function decide(state: FlowState, policy: FlowPolicy, hash: Hasher, call:
   if (!policy.enabled) return { allowed: true };
   const byLabel = sinkByLabel(policy, call.tool, call.server);
   if (byLabel === 'internal') return { allowed: true };
-  const reading = readCall(call.arguments);
+  const reading = readCall(call.arguments, call.tool);
   const sink = byLabel ?? reading.sinkEffect;
   if (sink === undefined || (!state.untrustedSeen && !state.privateSeen)) return { allowed: true };
 
@@ -47,8 +47,12 @@ export function decide(state: FlowState, policy: FlowPolicy, hash: Hasher, call:
     if (tainted && !taintedFields.includes(leaf.field)) taintedFields.push(leaf.field);
   }
   const allow = [...policy.allowDestinations, ...allowDomains].map((a) => a.toLowerCase());
-  const unknown = reading.destinations.filter((d) => !allowListed(d, allow) && ![...leafKeys(d.value)].some((k) => chosen(hash(k)))).map((d) => d.field);
+  const known = (leaf: ArgumentLeaf) => [...leafKeys(leaf.value)].some((k) => chosen(hash(k)));
+  const unknown = reading.destinations.filter((d) => !allowListed(d, allow) && !known(d)).map((d) => d.field);
   if (reading.destinations.length === 0) unknown.push('(no destination named)');
+  // An amount is chosen like a destination: written by the user or found in their own records, never made up after
+  // untrusted content (an instruction can spell it in words the value trace cannot follow).
+  if (state.untrustedSeen) unknown.push(...reading.amounts.filter((a) => !known(a)).map((a) => a.field));
   if (taintedFields.length === 0 && unknown.length === 0) return { allowed: true };
 
   const flow = state.untrustedSeen ? 'untrusted_to_sink' : 'private_to_sink';

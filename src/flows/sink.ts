@@ -38,7 +38,7 @@ export interface CallReading {
 
 const MAX_ARGS_TEXT = 256 * 1024;
 
-export function readCall(argumentsText: string): CallReading {
+export function readCall(argumentsText: string, tool = ''): CallReading {
   const text = argumentsText.length > MAX_ARGS_TEXT ? argumentsText.slice(0, MAX_ARGS_TEXT) : argumentsText;
   const parsed = parseArguments(text);
   const leaves: Leaf[] = isObject(parsed) || Array.isArray(parsed) ? leavesOf(parsed) : [{ path: [], key: '', value: text }];
@@ -46,11 +46,12 @@ export function readCall(argumentsText: string): CallReading {
   const values = traced.map((l) => ({ field: l.path.join('.') || '(arguments)', value: l.value }));
   const destinations = values.filter((l, i) => traced[i].path.some((k) => DESTINATION.has(k)) || (typeof l.value === 'string' && (EMAIL.test(l.value.trim()) || URLISH.test(l.value.trim()))));
   const amounts = values.filter((_, i) => traced[i].path.some((k) => words.amount.has(k)));
-  return { sinkEffect: sinkEffect(text, leaves, destinations), destinations, amounts };
+  return { sinkEffect: sinkEffect(text, tool, leaves, destinations), destinations, amounts };
 }
 
-function sinkEffect(text: string, leaves: Leaf[], destinations: ArgumentLeaf[]): string | undefined {
-  const judged = judgeToolCall(text).find((f) => OUTBOUND_EFFECTS.test(f.effect));
+function sinkEffect(text: string, tool: string, leaves: Leaf[], destinations: ArgumentLeaf[]): string | undefined {
+  // The whole call (`{name, arguments}`): the effect judge reads the tool's name beside its arguments (update_payee).
+  const judged = judgeToolCall(tool ? JSON.stringify({ name: tool, arguments: text }) : text).find((f) => OUTBOUND_EFFECTS.test(f.effect));
   if (judged) return judged.effect;
   const amount = leaves.some((l) => l.path.some((k) => words.amount.has(k)) && (typeof l.value === 'number' ? l.value > 0 : /[1-9]/.test(String(l.value))));
   if (amount && (paymentWords.test(text.replace(/[_.-]/g, ' ')) || leaves.some((l) => l.path.some((k) => words.currency.has(k) || words.rawAccount.has(k))))) return 'payment';
@@ -62,7 +63,8 @@ function sinkEffect(text: string, leaves: Leaf[], destinations: ArgumentLeaf[]):
     if (EMAIL.test(v) && placeDomain(v.slice(v.indexOf('@') + 1), own) !== 'inside') return 'message_to_address';
     if (URLISH.test(v)) {
       const host = hostOf(v);
-      const sendsData = leaves.some((l) => /^(post|put|patch)$/i.test(String(l.value)) || l.path.some((k) => ['body', 'data', 'json', 'payload', 'form'].includes(k)));
+      // A query string carries data as well as a body does (`?d=<what the agent read>`).
+      const sendsData = /\?[^#]{8,}/.test(v) || leaves.some((l) => /^(post|put|patch)$/i.test(String(l.value)) || l.path.some((k) => ['body', 'data', 'json', 'payload', 'form'].includes(k)));
       if (host && isExternalHost(host) && sendsData) return 'http_with_data';
     }
   }

@@ -49,7 +49,7 @@ export interface FlowRefusal {
   tainted_by: { tool: string; call_id?: string }[];
   /** Argument fields carrying a value that came only from untrusted results (names, never values). */
   tainted_fields: string[];
-  /** Destination fields that name no place the user, the app or the tenant chose. */
+  /** Destination fields (and, after untrusted content, amount fields) naming nothing the user, the app or the tenant chose. */
   unknown_destinations: string[];
 }
 
