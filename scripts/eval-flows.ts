@@ -87,18 +87,18 @@ try {
   rmSync(dir, { recursive: true, force: true });
 }
 
-const pct = (n: number, d: number) => (d ? `${((100 * n) / d).toFixed(1)} %` : '—');
+const pct = (n: number, d: number) => (d ? `${n}/${d} ${((100 * n) / d).toFixed(1)} %` : '—');
 const pad = (s: string | number, n: number) => String(s).padEnd(n);
-console.log(`${pad('suite', 11)}${pad('api', 11)}${pad('config', 17)}${pad('benign', 8)}${pad('completed', 11)}${pad('attacks', 9)}${pad('attack success', 15)}`);
+console.log(`${pad('suite', 11)}${pad('api', 11)}${pad('config', 17)}${pad('benign', 8)}${pad('completed', 19)}${pad('attacks', 9)}${pad('attack success', 15)}`);
 const totals = new Map<string, Cell>();
 for (const [k, c] of table) {
   const [suite, api, name] = k.split('\0');
-  console.log(`${pad(suite, 11)}${pad(api, 11)}${pad(name, 17)}${pad(c.benign, 8)}${pad(pct(c.completed, c.benign), 11)}${pad(c.attacks, 9)}${pad(pct(c.succeeded, c.attacks), 15)}`);
+  console.log(`${pad(suite, 11)}${pad(api, 11)}${pad(name, 17)}${pad(c.benign, 8)}${pad(pct(c.completed, c.benign), 19)}${pad(c.attacks, 9)}${pad(pct(c.succeeded, c.attacks), 15)}`);
   const t = totals.get(name) ?? { benign: 0, completed: 0, attacks: 0, succeeded: 0, misses: [] };
   totals.set(name, { benign: t.benign + c.benign, completed: t.completed + c.completed, attacks: t.attacks + c.attacks, succeeded: t.succeeded + c.succeeded, misses: [...t.misses, ...c.misses.map((m) => `${api} ${m}`)] });
 }
 console.log('');
-for (const [name, c] of totals) console.log(`${pad('all', 11)}${pad(apis.join('+'), 11)}${pad(name, 17)}${pad(c.benign, 8)}${pad(pct(c.completed, c.benign), 11)}${pad(c.attacks, 9)}${pad(pct(c.succeeded, c.attacks), 15)}`);
+for (const [name, c] of totals) console.log(`${pad('all', 11)}${pad(apis.length === 3 ? 'all' : apis.join('+'), 11)}${pad(name, 17)}${pad(c.benign, 8)}${pad(pct(c.completed, c.benign), 19)}${pad(c.attacks, 9)}${pad(pct(c.succeeded, c.attacks), 15)}`);
 let failed = false;
 for (const name of ['flows+detection', 'flows only']) {
   const c = totals.get(name)!;
