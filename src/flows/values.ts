@@ -10,13 +10,15 @@ import { createHmac } from 'node:crypto';
 const MAX_TEXT = 64 * 1024;
 export const MAX_KEYS_PER_TEXT = 512;
 
-const EMAIL = /[a-z0-9._%+-]{1,64}@[a-z0-9-]{1,63}(?:\.[a-z0-9-]{1,63}){1,8}/gi;
+// The local part is taken whole (an atomic group: lookahead + back-reference), so a long run without `@` is read once.
+const EMAIL = /(?=([a-z0-9._%+-]{1,64}))\1@[a-z0-9-]{1,63}(?:\.[a-z0-9-]{1,63}){1,8}/gi;
 const URL = /\b(?:https?|ftp|wss?):\/\/[^\s"'<>`)\]}]{1,2048}/gi;
 const IBAN = /\b[A-Z]{2}[0-9]{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,4})?\b/g;
 const DIGITS = /(?<![\w.,])\+?\d[\d ()./-]{4,30}\d(?![\w])/g;
-const AMOUNT = /(?<![\w.,])\d{1,3}(?:[.,' ]\d{3})+(?:[.,]\d{1,2})?(?![\d])|(?<![\w.,])\d+(?:[.,]\d{1,2})?(?![\d\w])/g;
-const ID = /(?<![\w-])(?=[A-Za-z0-9_.-]*[0-9])(?=[A-Za-z0-9_.-]*[A-Za-z])[A-Za-z0-9][A-Za-z0-9_.-]{3,63}(?![\w-])/g;
-const TAG = /[#@]([\p{L}\p{N}_-]{2,64})/gu;
+// Every repetition is bounded: a long run of digit groups or of dotted words costs linear time, never quadratic.
+const AMOUNT = /(?<![\w.,])\d{1,3}(?:[.,' ]\d{3}){1,6}(?:[.,]\d{1,2})?(?![\d])|(?<![\w.,])\d{1,18}(?:[.,]\d{1,2})?(?![\d\w])/g;
+const ID = /(?<![\w-])(?=[A-Za-z0-9_.-]{0,63}[0-9])(?=[A-Za-z0-9_.-]{0,63}[A-Za-z])[A-Za-z0-9][A-Za-z0-9_.-]{3,63}(?![\w-])/g;
+const TAG = /(?<![\p{L}\p{N}_.])[#@]([\p{L}\p{N}_-]{2,64})/gu;
 const WORD = /[\p{L}\p{N}][\p{L}\p{N}_.@+-]{1,63}/gu;
 
 /** Host of a URL, lower-cased, without `www.`; undefined when it does not parse. */

@@ -89,3 +89,8 @@ t.test('the state round-trips through its stored form, metadata only', async (t)
   t.equal(decide(back, DEFAULT_FLOW_POLICY, hash, { tool: 'send_email', arguments: JSON.stringify({ to: 'secret-person@evil.example' }) }).allowed, false);
   t.throws(() => FlowState.fromStored(hash, { v: 2 } as never));
 });
+
+t.test('long runs without a value yield nothing, and an address is not read as a #name', async (t) => {
+  for (const text of ['1 000 '.repeat(10_000).slice(0, 3), 'a.'.repeat(32_000), 'x@'.repeat(32_000)]) t.notOk([...valueKeys(text)].some((k) => k.startsWith('email:')));
+  t.same([...valueKeys('ops@evil.example, ask #finance')].sort(), ['email:ops@evil.example', 'host:evil.example', 'name:finance']);
+});
