@@ -1,4 +1,5 @@
 import t from 'tap';
+import { DETECTION_OFF } from '../../helpers/flows.js';
 import { fakeUpstream } from '../../helpers/fake-upstream.js';
 import { anthropicMessage, messageEvents, parseAnthropicEvents, sendAnthropicEvents, sendAnthropicJson, toolUseBlock } from '../../helpers/fake-anthropic.js';
 import { startTestGateway } from '../../helpers/gateway.js';
@@ -7,7 +8,6 @@ import { tenantPolicies } from '../../../src/policy/tenant-policies.js';
 import { writeTenantPolicy } from '../../../src/storage/tenant-policies.js';
 
 type Obj = Record<string, unknown>;
-const DETECTION_OFF = { category_actions: Object.fromEntries(['injection', 'exfiltration', 'social_engineering', 'dangerous_action', 'obfuscation', 'anomaly'].map((c) => [c, 'flag' as const])) };
 const messages = [
   { role: 'user', content: 'Pay my landlord the rent' },
   { role: 'assistant', content: [toolUseBlock('toolu_tx', 'get_transactions', {})] },
