@@ -25,12 +25,13 @@ const MAX_TAINTED_BY = 8;
 const MAX_FIELDS = 16;
 
 export function decide(state: FlowState, policy: FlowPolicy, hash: Hasher, call: FlowCall, allowDomains: readonly string[] = []): FlowDecision {
-  if (!policy.enabled) return { allowed: true };
+  // Nothing seen yet: the user's own request, whatever the call does (its arguments are not even read).
+  if (!policy.enabled || (!state.untrustedSeen && !state.privateSeen)) return { allowed: true };
   const byLabel = sinkByLabel(policy, call.tool, call.server);
   if (byLabel === 'internal') return { allowed: true };
   const reading = readCall(call.arguments, call.tool);
   const sink = byLabel ?? reading.sinkEffect;
-  if (sink === undefined || (!state.untrustedSeen && !state.privateSeen)) return { allowed: true };
+  if (sink === undefined) return { allowed: true };
 
   const chosen = (h: string) => state.named.has(h) || state.trusted.has(h);
   const taintedBy = new Set<number>();
