@@ -54,7 +54,8 @@ export async function mcpFlowRefusal(ctx: RelayContext, id: string | number, too
   const verdict = await flowVerdict(ctx.request, flows, { tool, server: ctx.server.name, arguments: JSON.stringify(args ?? {}) });
   if (!verdict) return undefined;
   if (verdict.status === 'flagged') {
-    ctx.count('tools/call', 'allowed', { tool, flow: verdict.flow, flagged: true });
+    // Released: counted once as allowed by the caller; the flag is in the decision record and this metadata line.
+    ctx.request.log.info({ event: 'mcp_flow_flagged', server: ctx.server.name, tool, flow: verdict.flow }, 'MCP call flagged by flow');
     return undefined;
   }
   ctx.count('tools/call', 'blocked', { tool, reason: 'flow', flow: verdict.flow });
