@@ -106,6 +106,8 @@ export const ERRORS = {
   MCP_CREDENTIAL_NEEDS_MASTER_KEY: { status: 503, message: 'Upstream credentials are unavailable: BASTION_MASTER_KEY is not configured (credentials are never stored in plaintext) or does not open the stored one.' },
   MCP_CREDENTIAL_HEADER_REFUSED: { status: 409, message: "This MCP server's credential is registered under a header Bastion never sets from a credential (hop-by-hop, framing, Host, forwarding or MCP protocol headers): register the server again with another credential_header, such as authorization or x-api-key." },
   MCP_RELAY_LOOP: { status: 508, message: "This MCP request has already passed through the most Bastion relays allowed: the server's upstream URL leads back through a Bastion gateway (a relay loop). Point it at the MCP server itself." },
+  FLOW_DECISION_NOT_FOUND: { status: 404, message: 'No live flow decision with this id for your tenant (decisions and approvals expire).' },
+  FLOW_DECISION_NOT_PENDING: { status: 409, message: 'This flow decision is not waiting for approval: it was refused, flagged, or already approved or denied.' },
   MCP_WRONG_TRANSPORT: { status: 409, message: 'This MCP server is registered for the other transport: a stdio:// server is reached through `bastion mcp wrap`, an http(s) one at /mcp/servers/{name}.' },
   MCP_NOT_ACCEPTABLE: { status: 406, message: 'MCP over Streamable HTTP: send Accept: application/json, text/event-stream.' },
   L402_INVOICES_LIMITED: { status: 429, message: 'Too many Lightning invoices were requested from this client, or from this gateway, in the last minute. Retry after the Retry-After delay, or pay with x402.' },

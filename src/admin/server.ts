@@ -7,6 +7,7 @@ import type { Services } from '../services.js';
 import { operatorBillingRoutes } from './billing/operator.js';
 import { paymentRoutes } from './payments/routes.js';
 import { mcpServerRoutes } from './mcp-servers/routes.js';
+import { flowRoutes } from './flows/routes.js';
 import { agentRoutes } from './agents/routes.js';
 import { applyRouteEntitlements } from './entitlements.js';
 import { financialRoutes } from './financial/routes.js';
@@ -57,6 +58,7 @@ export async function buildAdminServer(services: Services): Promise<FastifyInsta
   await app.register(agentRoutes, { prefix: '/agents' });
   await app.register(paymentRoutes, { prefix: '/mcp' });
   await app.register(mcpServerRoutes, { prefix: '/mcp/servers' });
+  await app.register(flowRoutes, { prefix: '/flows' });
   await app.register(syndicateRoutes, { prefix: '/syndicates' });
   await app.register(tunnelRoutes, { prefix: '/tunnels' });
   await app.register(tunnelPeerRoutes, { prefix: '/tunnels' });

@@ -3,6 +3,7 @@ import { accountsCommand } from './accounts.js';
 import { agentsCommand } from './agents.js';
 import { StartupError } from '../runtime.js';
 import { configTable } from './config-table.js';
+import { flowsCommand } from './flows.js';
 import { keysCommand } from './keys.js';
 import { mcpCommand } from './mcp.js';
 import { mcpWrapCommand } from './mcp-wrap.js';
@@ -37,6 +38,9 @@ const USAGE = `Usage: bastion <command>
   mcp wrap --server NAME [--gateway URL] -- COMMAND [ARGS…]
                                                run a stdio MCP server, judged by the gateway
                                                (BASTION_GATEWAY_URL, BASTION_API_KEY)
+  flows approvals list --tenant ID [--status S] [--limit N]
+                                               agent flow decisions (default: calls waiting for approval)
+  flows approvals approve|deny ID --tenant ID  release the withheld call once on its retry, or refuse it
   config-table                                 print the configuration table (Markdown)`;
 
 /** Returns the process exit code. Errors are printed as one clear line, never with request content. */
@@ -62,6 +66,8 @@ export async function main(argv: string[]): Promise<number> {
         // The wrapper is a client of a gateway: it reads none of the gateway's own settings.
         if (rest[0] === 'wrap') return await mcpWrapCommand(rest.slice(1));
         return await mcpCommand(loadConfig(), rest);
+      case 'flows':
+        return await flowsCommand(loadConfig(), rest);
       case 'config-table':
         process.stdout.write(configTable());
         return 0;

@@ -3,6 +3,8 @@ import { Type, type Static } from 'typebox';
 import decision from '../../config/decision.json' with { type: 'json' };
 import { DEFAULT_POLICY, type TenantPolicy } from '../inspect/types.js';
 import type { Config } from './schema.js';
+import { assignFlow, effectiveFlowPolicy, FlowPolicySchema, wireFlowPolicy } from './flow-policy.js';
+import { DEFAULT_FLOW_POLICY } from '../flows/types.js';
 
 /**
  * A tenant's detection policy as operators write it (admin API, CLI) and as it is stored: snake_case, every field
@@ -30,6 +32,7 @@ export const PolicySchema = Type.Object(
     neutralize_causes: Type.Optional(Type.Boolean({ description: 'Causal arbiter: neutralise an operative span instead of blocking, where possible' })),
     system_messages: Type.Optional(Type.Union([Type.Literal('secrets_only'), Type.Literal('inspect')], { description: "The app's own system/developer messages: secrets_only (the injection model alone never blocks them) or inspect" })),
     content_parts: Type.Optional(Type.Union([Type.Literal('inspect'), Type.Literal('block_unknown')], { description: 'Chat content parts that cannot be read as text: inspect (forward and report) or block_unknown (refuse)' })),
+    flows: Type.Optional(FlowPolicySchema),
   },
   { additionalProperties: false },
 );
@@ -66,6 +69,7 @@ export function effectivePolicy(defaults: TenantPolicy, stored: StoredPolicy | u
     neutralizeCauses: stored.neutralize_causes ?? defaults.neutralizeCauses,
     systemMessages: stored.system_messages ?? defaults.systemMessages,
     contentParts: stored.content_parts ?? defaults.contentParts,
+    ...(stored.flows || defaults.flows ? { flows: effectiveFlowPolicy(stored.flows, defaults.flows) } : {}),
   };
 }
 
@@ -79,6 +83,7 @@ export function wirePolicy(policy: TenantPolicy): Required<StoredPolicy> {
     neutralize_causes: policy.neutralizeCauses,
     system_messages: policy.systemMessages,
     content_parts: policy.contentParts,
+    flows: wireFlowPolicy(policy.flows ?? DEFAULT_FLOW_POLICY),
   };
 }
 
@@ -100,7 +105,9 @@ export function applyAssignments(current: StoredPolicy, assignments: string[], u
     const [key, sub] = assignment.slice(0, eq).split('.', 2);
     const raw = assignment.slice(eq + 1);
     if (!(POLICY_FIELDS as string[]).includes(key)) throw new Error(`unknown policy field ${key} (one of ${POLICY_FIELDS.join(', ')})`);
-    if (key === 'category_actions') {
+    if (key === 'flows') {
+      next[key] = assignFlow(next[key] as StoredPolicy['flows'], sub, raw);
+    } else if (key === 'category_actions') {
       if (sub === undefined) throw new Error('set one category at a time: category_actions.<category>=block|redact|flag');
       next[key] = { ...(next[key] as object | undefined), [sub]: raw };
     } else if (key === 'allow_domains') {

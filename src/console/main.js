@@ -6,6 +6,7 @@ import { logout, onSession, refresh, signedIn } from 'app/api.js';
 import { Agents } from 'app/agents.js';
 import { Forgot, Login, ResetWithCode, Signup } from 'app/auth.js';
 import { Dashboard } from 'app/dashboard.js';
+import { Flows } from 'app/flows.js';
 import { Impact } from 'app/impact.js';
 import { Keys } from 'app/keys.js';
 import { McpServers } from 'app/mcp.js';
@@ -13,13 +14,14 @@ import { Security } from 'app/security.js';
 import { html } from 'app/ui.js';
 
 const PUBLIC = { '#/login': Login, '#/signup': Signup, '#/forgot': Forgot, '#/forgot/code': ResetWithCode };
-const PRIVATE = { '#/dashboard': Dashboard, '#/keys': Keys, '#/impact': Impact, '#/agents': Agents, '#/mcp': McpServers, '#/security': Security };
+const PRIVATE = { '#/dashboard': Dashboard, '#/keys': Keys, '#/impact': Impact, '#/agents': Agents, '#/mcp': McpServers, '#/flows': Flows, '#/security': Security };
 const NAV = [
   ['#/dashboard', 'Dashboard'],
   ['#/keys', 'API keys'],
   ['#/impact', 'Impact'],
   ['#/agents', 'Agents'],
   ['#/mcp', 'MCP servers'],
+  ['#/flows', 'Agent flows'],
   ['#/security', 'Security'],
 ];
 

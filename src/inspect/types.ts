@@ -1,3 +1,5 @@
+import type { FlowPolicy } from '../flows/types.js';
+
 /**
  * The one contract every inspection layer implements. The pipeline is pure:
  * no I/O, no clocks other than for timings, no globals mutated between calls.
@@ -93,6 +95,8 @@ export interface TenantPolicy {
    * 'inspect' (default) forwards them and reports them in the verdict; 'block_unknown' refuses the request.
    */
   contentParts: 'inspect' | 'block_unknown';
+  /** Agent flow policy (src/flows/, docs/FLOWS.md); absent: the built-in default (on, block). Not read by the pipeline. */
+  flows?: FlowPolicy;
 }
 
 export const DEFAULT_POLICY: TenantPolicy = {

@@ -1,6 +1,7 @@
 import type { Generated } from 'kysely';
 import type { AgentTables } from './agent-schema.js';
 import type { EvolutionTables } from './evolution-schema.js';
+import type { FlowTables } from './flow-schema.js';
 import type { McpTables } from './mcp-schema.js';
 import type { PaymentTables } from './payment-schema.js';
 import type { PortalTables } from './portal-schema.js';
@@ -49,7 +50,7 @@ export interface UsageMonthlyTable {
   count: Generated<number>;
 }
 
-export interface Database extends PortalTables, EvolutionTables, AgentTables, PaymentTables, SyndicateTables, McpTables {
+export interface Database extends PortalTables, EvolutionTables, AgentTables, PaymentTables, SyndicateTables, McpTables, FlowTables {
   tenants: TenantsTable;
   api_keys: ApiKeysTable;
   usage_monthly: UsageMonthlyTable;

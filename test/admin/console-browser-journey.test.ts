@@ -189,6 +189,10 @@ t.test('the customer console in Chromium: sign-up to revoked key, axe-clean at 3
   await heading(page, 'Agents');
   await page.getByText(/Agents need the agents add-on/).waitFor();
   await check(page, 'agents');
+  await nav(page, 'Agent flows');
+  await heading(page, 'Agent flows');
+  await page.getByText(/No call is waiting/).waitFor();
+  await check(page, 'flows');
 
   // Revoke with confirmation: the key is refused on the data plane at once.
   await nav(page, 'API keys');

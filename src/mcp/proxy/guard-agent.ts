@@ -6,6 +6,7 @@ import { guardAgentText } from './guard-agent-text.js';
 import { inspectDefinitionText } from './guard-server.js';
 import { mcpRegistry } from './registry-cache.js';
 import { CODES, verdictError, type Message } from './jsonrpc.js';
+import { mcpFlowRefusal } from './flow-guard.js';
 
 /** How Bastion refused a tool: the agent sees the reason in error.data.bastion.reason. */
 type Refusal = 'tool_not_allowed' | 'tool_not_reviewed' | 'tool_pending_approval' | 'tool_definition_blocked' | 'dangerous_call' | 'inspection_failed';
@@ -44,6 +45,9 @@ export async function guardAgentMessage(ctx: RelayContext, message: Message): Pr
       ctx.count('tools/call', 'blocked', { tool, reason: 'dangerous_call', reasons: verdict.flags.map((f) => f.type).slice(0, 8) });
       return { refuse: verdictError(id, CODES.REFUSED, `Bastion refused this call: ${verdict.risk_level} risk (${verdict.flags.find((f) => f.score > 0)?.type ?? 'blocked'}).`, { ...summarise(verdict.request_id, [verdict], 'tool_calls'), reason: 'dangerous_call', tool }) };
     }
+    // Agent flow policy: a sink after untrusted content in this session (docs/FLOWS.md).
+    const flowRefusal = await mcpFlowRefusal(ctx, id, tool, args);
+    if (flowRefusal) return { refuse: flowRefusal };
     if (verdict.action === 'redact') {
       const redacted = redactedArguments(verdict.redacted_content);
       if (redacted === undefined) return refuse('inspection_failed', 'the arguments could not be redacted.');

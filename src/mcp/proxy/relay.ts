@@ -3,6 +3,7 @@ import type { Dispatcher } from 'undici';
 import type { EventSourceMessage } from 'eventsource-parser';
 import type { RelayContext } from './context.js';
 import { guardServerMessage } from './guard-server.js';
+import { recordMcpResult } from './flow-guard.js';
 import { CODES, errorResponse, isMessage, isResponse, verdictError, type Id, type Message } from './jsonrpc.js';
 import type { Asked } from './session-ledger.js';
 import { readBounded, sseEvents, UpstreamProtocolError } from './upstream.js';
@@ -116,6 +117,7 @@ async function guardOne(ctx: RelayContext, message: Message, target: RelayTarget
     ctx.count('other', 'withheld', { reason: 'inspection_failed' });
     return verdictError(message.id, CODES.WITHHELD, "Bastion withheld the server's answer: it could not be inspected.", { request_id: ctx.request.id, action: 'block', stage: 'tool_result', reason: 'inspection_failed' });
   }
+  if ('forward' in outcome) await recordMcpResult(ctx, outcome.forward);
   if (isResponse(message)) ctx.open.delete(message.id);
   if ('drop' in outcome) {
     if (outcome.replyUpstream) await target.replyUpstream(outcome.replyUpstream).catch(() => undefined);

@@ -4,6 +4,7 @@ import { consumeMonthlyQuota } from '../../http/hooks/rate-limit.js';
 import type { McpServerRow } from '../../storage/mcp-servers.js';
 import { relayContext } from './context.js';
 import { guardAgentMessage } from './guard-agent.js';
+import { recordMcpResult } from './flow-guard.js';
 import { guardServerMessage } from './guard-server.js';
 import { isMessage, isRequest, isResponse, type Message } from './jsonrpc.js';
 import { mcpRegistry } from './registry-cache.js';
@@ -75,6 +76,7 @@ export async function mcpWrapRoutes(app: FastifyInstance): Promise<void> {
         ctx.open.set(message.id, { method: asked.method, ...(asked.tool ? { tool: asked.tool } : {}) });
       }
       const outcome = await guardServerMessage(ctx, message);
+      if ('forward' in outcome) await recordMcpResult(ctx, outcome.forward);
       return 'drop' in outcome ? { action: 'drop', ...(outcome.replyUpstream ? { reply: outcome.replyUpstream } : {}) } : { action: 'forward', message: outcome.forward as Message };
     },
   );

@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { judge, type Judgement } from '../filter/judge.js';
+import { applyFlows } from '../flows/call-guard.js';
 import { redactLeaks, type Leak } from '../chat/leak-scanner.js';
 import { noteAnswer, outputVerdict, type BastionInfo } from '../chat/verdict-summary.js';
 import { CALL_REFUSAL } from './synthetic.js';
@@ -28,10 +29,12 @@ export const toolInputText = (input: unknown): string => (typeof input === 'stri
 /** Judges complete tool_use blocks together; returns, per block, the block to release or undefined when blocked. */
 export async function judgeToolUses(request: FastifyRequest, blocks: Obj[], report: MessageReport, point: 'response' | 'stream'): Promise<(Obj | undefined)[]> {
   if (blocks.length === 0) return [];
-  const judgements = await judge(request, blocks.map((b) => ({ content: toolInputText(b.input), kind: 'tool_call' as const })), {
+  const calls = blocks.map((b) => ({ tool: typeof b.name === 'string' ? b.name : '', arguments: toolInputText(b.input), id: typeof b.id === 'string' ? b.id : undefined }));
+  const judged = await judge(request, calls.map((c) => ({ content: c.arguments, kind: 'tool_call' as const })), {
     contentLimitBytes: request.server.services.config.contentLimitBytes,
     record: point,
   });
+  const judgements = await applyFlows(request, calls, judged, point);
   return blocks.map((block, i) => {
     const j = judgements[i];
     if (j.action === 'allow') return block;

@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { judge } from '../filter/judge.js';
+import { applyFlows } from '../flows/call-guard.js';
 import { redactLeaks } from './leak-scanner.js';
 import { noteAnswer, summarise, type BastionInfo } from './verdict-summary.js';
 
@@ -25,11 +26,13 @@ interface Choice {
 export async function guardCompletion(request: FastifyRequest, completion: { choices?: Choice[]; bastion?: BastionInfo }, allowDomains: readonly string[] = []): Promise<object> {
   const choices = Array.isArray(completion.choices) ? completion.choices : [];
   const calls = choices.flatMap((c, choice) => (c.message?.tool_calls ?? []).map((call, i) => ({ choice, i, call })));
+  const flowCalls = calls.map(({ call }) => ({ tool: call.function?.name ?? '', arguments: argumentsText(call.function?.arguments), id: call.id }));
   const judgements = calls.length
-    ? await judge(
+    ? await applyFlows(
         request,
-        calls.map(({ call }) => ({ content: argumentsText(call.function?.arguments), kind: 'tool_call' as const })),
-        { contentLimitBytes: request.server.services.config.contentLimitBytes, record: 'response' },
+        flowCalls,
+        await judge(request, flowCalls.map((c) => ({ content: c.arguments, kind: 'tool_call' as const })), { contentLimitBytes: request.server.services.config.contentLimitBytes, record: 'response' }),
+        'response',
       )
     : [];
   // A call judged `redact` (a credential or PII in its arguments) keeps only the redacted arguments.

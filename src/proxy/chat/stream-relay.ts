@@ -2,6 +2,7 @@ import { PassThrough } from 'node:stream';
 import type { FastifyRequest } from 'fastify';
 import type { Dispatcher } from 'undici';
 import { judge } from '../filter/judge.js';
+import { applyFlows } from '../flows/call-guard.js';
 import { pumpGuarded, STREAM_INTERRUPTED } from '../upstream/pump.js';
 import { StreamGuard, type AccumulatedCall } from './stream-guard.js';
 import { noteAnswer, summarise, type BastionInfo } from './verdict-summary.js';
@@ -22,10 +23,11 @@ export function relayStream(request: FastifyRequest, upstream: Dispatcher.Respon
     maxToolBytes: MAX_TOOL_BYTES,
     write: (text) => out.write(text),
     async judgeToolCalls(calls: AccumulatedCall[]) {
-      const judgements = await judge(request, calls.map((c) => ({ content: c.arguments, kind: 'tool_call' as const })), {
+      const judged = await judge(request, calls.map((c) => ({ content: c.arguments, kind: 'tool_call' as const })), {
         contentLimitBytes: config.contentLimitBytes,
         record: 'stream',
       });
+      const judgements = await applyFlows(request, calls.map((c) => ({ tool: c.name, arguments: c.arguments, id: c.id })), judged, 'stream');
       const allowed = judgements.map((j) => j.action !== 'block');
       // A call judged `redact` (a credential or PII in its arguments) is released with the redacted arguments.
       judgements.forEach((j, i) => {

@@ -17,7 +17,11 @@ export interface BastionInfo {
   removed_tool_calls?: { id?: string; name?: string }[];
   /** Content parts forwarded or refused without inspection (images, audio, binary files…): count and types. */
   uninspected_parts?: { count: number; types: string };
+  /** A call refused or withheld by the agent flow policy (docs/FLOWS.md): why, which results tainted it, its approval id. */
+  flow?: Record<string, unknown>;
 }
+
+const withheld = (f: { status?: string }) => f.status !== 'flagged';
 
 export function summarise(requestId: string, verdicts: Verdict[], stage: BastionInfo['stage']): BastionInfo {
   const worst = verdicts.reduce((a, v) => (RISK_LEVELS.indexOf(v.risk_level) > RISK_LEVELS.indexOf(a) ? v.risk_level : a), 'LOW' as RiskLevel);
@@ -34,7 +38,10 @@ export function summarise(requestId: string, verdicts: Verdict[], stage: Bastion
     }
   }
   const family = verdicts.find((v) => v.action === 'block' && v.threat_family)?.threat_family;
-  return { request_id: requestId, risk_level: worst, action, reasons: reasons.slice(0, 20), ...(family ? { threat_family: family } : {}), stage };
+  // A flow refusal has no content flag: its reason is the flow itself.
+  const flow = verdicts.map((v) => (v as { flow?: { flow: string; status?: string } }).flow).find((f) => f !== undefined && withheld(f));
+  if (flow && !seen.has(`flows:${flow.flow}`)) reasons.unshift({ layer: 'flows', type: flow.flow, score: 1 });
+  return { request_id: requestId, risk_level: worst, action, reasons: reasons.slice(0, 20), ...(family ? { threat_family: family } : {}), stage, ...(flow ? { flow } : {}) };
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { judge, type Judgement } from '../filter/judge.js';
+import { applyFlows } from '../flows/call-guard.js';
 import { redactLeaks, type Leak } from '../chat/leak-scanner.js';
 import { noteAnswer, outputVerdict, type BastionInfo } from '../chat/verdict-summary.js';
 import { CALL_REFUSAL, refusalMessage } from './synthetic.js';
@@ -66,10 +67,10 @@ export class OutputReport {
 
 /** Judges one executable call; returns the item to release in its place. */
 export async function guardCall(request: FastifyRequest, item: Obj, report: OutputReport): Promise<Obj> {
-  const [j] = await judge(request, [{ content: callText(item), kind: 'tool_call' }], {
-    contentLimitBytes: request.server.services.config.contentLimitBytes,
-    record: report.point,
-  });
+  const content = callText(item);
+  const judged = await judge(request, [{ content, kind: 'tool_call' }], { contentLimitBytes: request.server.services.config.contentLimitBytes, record: report.point });
+  const call = { tool: typeof item.name === 'string' ? item.name : String(item.type), arguments: content, id: typeof item.call_id === 'string' ? item.call_id : undefined };
+  const [j] = await applyFlows(request, [call], judged, report.point);
   if (j.action === 'redact') {
     const spec = CALL_TEXT[String(item.type)];
     if (!spec.json) return { ...item, [spec.field]: j.redacted_content };

@@ -14,7 +14,7 @@ export interface ResponsesStreamHooks {
   /** Guards a lifecycle event's output array (items this stream released win). */
   guardOutput(output: unknown[], known: Map<number, Obj>): Promise<unknown[]>;
   /** Adds the verdict to the final Response object. */
-  finalise(response: Obj): void;
+  finalise(response: Obj): void | Promise<void>;
   report: OutputReport;
   holdChars: number;
   allowDomains: readonly string[];
@@ -248,7 +248,7 @@ export class ResponsesStreamGuard implements PumpedGuard {
     if (response && typeof response === 'object' && Array.isArray(response.output)) {
       const guarded: Obj = { ...response, output: await this.hooks.guardOutput(response.output, this.released) };
       if (typeof guarded.output_text === 'string') delete guarded.output_text;
-      if (terminal) this.hooks.finalise(guarded);
+      if (terminal) await this.hooks.finalise(guarded);
       const finalType = terminal && guarded.status === 'incomplete' && type === 'response.completed' ? 'response.incomplete' : type;
       this.emit({ ...event, type: finalType, response: guarded });
     } else {

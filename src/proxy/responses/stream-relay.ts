@@ -4,6 +4,7 @@ import type { Dispatcher } from 'undici';
 import { guardCall, guardOutput, OutputReport } from './output-guard.js';
 import { ResponsesStreamGuard } from './stream-guard.js';
 import { pumpGuarded } from '../upstream/pump.js';
+import { rememberResponse } from '../flows/response-state.js';
 
 // Tool-call arguments a single stream may accumulate before it is cut: bounded memory per connection.
 const MAX_TOOL_BYTES = 1024 * 1024;
@@ -25,7 +26,10 @@ export function relayResponseStream(request: FastifyRequest, upstream: Dispatche
     write: (text) => out.write(text),
     guardCall: (item) => guardCall(request, item, report),
     guardOutput: (output, known) => guardOutput(request, output, allowDomains, report, known),
-    finalise: (response) => report.apply(response, request.id, request),
+    async finalise(response) {
+      report.apply(response, request.id, request);
+      await rememberResponse(request, response);
+    },
   });
 
   pumpGuarded(request, upstream, abort, out, guard);

@@ -6,6 +6,8 @@ import { relayStream } from '../chat/stream-relay.js';
 import { decoyCompletion, decoyStream, refusalCompletion, refusalStream } from '../chat/synthetic-responses.js';
 import { RequestValidationError, type ValidationIssue } from '../../errors.js';
 import { forwardGuarded } from '../upstream/forward-guarded.js';
+import { attachFlows } from '../flows/context.js';
+import { readChat } from '../../flows/conversation.js';
 
 // Free-form (OpenAI adds parameters often); only what Bastion relies on is constrained, and bounded.
 const ChatBody = Type.Object(
@@ -78,6 +80,8 @@ export async function chatRoute(app: FastifyInstance): Promise<void> {
         return stream ? reply.type('text/event-stream').send(refusalStream(model, outcome.bastion)) : refusalCompletion(model, outcome.bastion);
       }
 
+      // What the conversation has shown the model (tool results, named values): point [B] decides tool calls by flow.
+      await attachFlows(request, 'chat', (flows) => readChat(flows.state, flows.policy, body.messages));
       // The tenant's allow-list (inside forwardGuarded): links to its own hosts in the answer are not exfiltration.
       return forwardGuarded(request, reply, {
         path: '/v1/chat/completions',

@@ -4,6 +4,8 @@ import { Type, type Static } from 'typebox';
 import { guardTexts, type TextsOutcome } from '../chat/request-guard.js';
 import { RequestValidationError } from '../../errors.js';
 import { forwardGuarded } from '../upstream/forward-guarded.js';
+import { attachFlows } from '../flows/context.js';
+import { readMessages } from '../../flows/conversation.js';
 import { anthropicErrorEvent } from '../../http/anthropic-errors.js';
 import { extractMessagesInput } from '../anthropic/request-blocks.js';
 import { guardMessage } from '../anthropic/message-guard.js';
@@ -93,6 +95,7 @@ export async function messagesRoute(app: FastifyInstance): Promise<void> {
         return stream ? reply.type('text/event-stream').send(messageStream(blocked)) : blocked;
       }
       const headers = uninspectedHeader(outcome);
+      await attachFlows(request, 'messages', (flows) => readMessages(flows.state, flows.policy, body.system, body.messages));
       return forwardGuarded(request, reply, {
         path: '/v1/messages',
         baseUrl: request.server.services.config.anthropicUpstreamBaseUrl,

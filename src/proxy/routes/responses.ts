@@ -7,6 +7,7 @@ import { extractInput } from '../responses/input-items.js';
 import { guardResponse } from '../responses/output-guard.js';
 import { relayResponseStream } from '../responses/stream-relay.js';
 import { blockedResponse, decoyResponse, responseStream } from '../responses/synthetic.js';
+import { attachResponsesFlows, rememberResponse } from '../flows/response-state.js';
 
 // Free-form like the API (new item types and parameters appear often); what Bastion reads is constrained and bounded.
 const ResponsesBody = Type.Object(
@@ -74,6 +75,8 @@ export async function responsesRoute(app: FastifyInstance): Promise<void> {
         redacted = true;
       });
 
+      // The flow state: this input, on top of the stored state of the Response it continues.
+      await attachResponsesFlows(request, body);
       return forwardGuarded(request, reply, {
         path: '/v1/responses',
         body: redacted ? copy : body,
@@ -81,7 +84,11 @@ export async function responsesRoute(app: FastifyInstance): Promise<void> {
         stream: (upstreamBody, abort, allowDomains) => relayResponseStream(request, upstreamBody, abort, allowDomains),
         is: isResponse,
         expected: 'a Response object',
-        guard: (response, allowDomains) => guardResponse(request, response, allowDomains),
+        async guard(response, allowDomains) {
+          const guarded = await guardResponse(request, response, allowDomains);
+          await rememberResponse(request, guarded);
+          return guarded;
+        },
       });
     },
   );

@@ -10,6 +10,7 @@ import * as payments from './0007-payments.js';
 import * as syndicates from './0008-syndicates.js';
 import { agentIdentity } from './0010-agent-identity.js';
 import * as mcpProxy from './0011-mcp-proxy.js';
+import * as flowPolicies from './0012-flow-policies.js';
 
 /** Versioned migrations, one set for SQLite and PostgreSQL. Names sort in apply order. */
 const STATIC_MIGRATIONS: Record<string, Migration> = {
@@ -27,7 +28,7 @@ const STATIC_MIGRATIONS: Record<string, Migration> = {
 export function migrationProvider(storage: { dialect: Dialect; activityKey?: Buffer }): MigrationProvider {
   return {
     async getMigrations() {
-      return { ...STATIC_MIGRATIONS, '0010-agent-identity': agentIdentity(storage), '0011-mcp-proxy': mcpProxy };
+      return { ...STATIC_MIGRATIONS, '0010-agent-identity': agentIdentity(storage), '0011-mcp-proxy': mcpProxy, '0012-flow-policies': flowPolicies };
     },
   };
 }

@@ -1,0 +1,54 @@
+// Agent flows of the tenant (bearer-accepting admin routes): tool calls the flow policy withholds for approval,
+// and the recent refusals and flags, each with the tool results that tainted it. Metadata only: tool names, fields
+// and call ids, never the values. Approving releases the app's next identical call once.
+import { useState } from 'preact/hooks';
+import { call } from 'app/api.js';
+import { ErrorBox, Notice, Page, html, useAction, useLoad, when } from 'app/ui.js';
+
+const sources = (d) => (d.tainted_by.length ? d.tainted_by.map((s) => (s.call_id ? `${s.tool} (${s.call_id})` : s.tool)).join(', ') : '—');
+const fields = (d) => [...d.tainted_fields.map((f) => `${f} (from untrusted content)`), ...d.unknown_destinations.map((f) => `${f} (not chosen by the user)`)].join(', ') || '—';
+
+function Pending({ decision, onChanged }) {
+  const [run, busy, error] = useAction();
+  const settle = (verb) =>
+    run(async () => {
+      await call('POST', `/flows/decisions/${encodeURIComponent(decision.id)}/${verb}`);
+      onChanged(verb === 'approve' ? `“${decision.tool}” is approved: the app's next identical call goes through once.` : `“${decision.tool}” stays refused.`);
+    });
+  return html`<li class="pending">
+    <h4>${decision.tool} <span class="badge">${decision.api}</span></h4>
+    <p>${decision.flow === 'private_to_sink' ? 'Private data' : 'Untrusted content'} would leave through this call (${decision.sink}). Withheld ${when(decision.created_at)}.</p>
+    <dl class="meta">
+      <div><dt>Tainted by</dt><dd>${sources(decision)}</dd></div>
+      <div><dt>Fields</dt><dd class="mono">${fields(decision)}</dd></div>
+    </dl>
+    <${ErrorBox} error=${error} />
+    <button type="button" disabled=${busy} onClick=${() => settle('approve')} aria-label=${`Approve the withheld call to ${decision.tool}`}>Approve once</button>
+    <button type="button" disabled=${busy} onClick=${() => settle('deny')} aria-label=${`Deny the withheld call to ${decision.tool}`}>Deny</button>
+  </li>`;
+}
+
+export function Flows() {
+  const pending = useLoad(() => call('GET', '/flows/decisions?status=pending'));
+  const recent = useLoad(() => call('GET', '/flows/decisions?limit=50'));
+  const [message, setMessage] = useState('');
+  const changed = (text) => {
+    pending.reload();
+    recent.reload();
+    setMessage(text);
+  };
+  const others = (recent.data ?? []).filter((d) => d.status !== 'pending');
+  return html`<${Page} title="Agent flows">
+    <${Notice}>${message}<//>
+    <${ErrorBox} error=${pending.error ?? recent.error} />
+    <h3>Waiting for approval</h3>
+    ${pending.data?.length ? html`<ul class="keys">${pending.data.map((d) => html`<${Pending} key=${d.id} decision=${d} onChanged=${changed} />`)}</ul>` : html`<p>No call is waiting. Calls wait here when the policy's flow action is require_approval.</p>`}
+    <h3>Recent refusals and flags</h3>
+    ${others.length
+      ? html`<div class="table-wrap" tabindex="0" role="region" aria-label="Recent flow decisions"><table class="text">
+          <thead><tr><th scope="col">When</th><th scope="col">API</th><th scope="col">Tool</th><th scope="col">Status</th><th scope="col">Tainted by</th><th scope="col">Fields</th></tr></thead>
+          <tbody>${others.map((d) => html`<tr><td>${when(d.created_at)}</td><td>${d.api}</td><td>${d.tool}</td><td>${d.status}</td><td>${sources(d)}</td><td class="mono">${fields(d)}</td></tr>`)}</tbody>
+        </table></div>`
+      : html`<p>No tool call was refused or flagged by flow.</p>`}
+  <//>`;
+}

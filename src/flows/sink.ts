@@ -1,0 +1,80 @@
+import flowConfig from '../../config/flow-labels.json' with { type: 'json' };
+import { judgeToolCall } from '../inspect/effects/judge.js';
+import { isObject, parseArguments } from '../inspect/effects/args/json.js';
+import { leavesOf, normKey, paymentWords, words, type Leaf } from '../inspect/effects/args/leaves.js';
+import { accountDomains, placeDomain } from '../inspect/effects/args/recipients.js';
+import { hostOf, isExternalHost } from '../inspect/effects/secret-refs.js';
+
+/**
+ * How a call's arguments send data out, read with the effect judge whatever the tool is called: a payment (an amount
+ * with payment words), an e-mail or share to an address, an HTTP request with data to an outside host, a shell
+ * `curl`/`wget` with a body, and anything the effect judge itself reads as exfiltration, a bulk export, a mail
+ * forward or a payment. Also which argument leaves name where the data goes (destinations) and which carry values
+ * (amount fields): the decision matches both against the conversation's state. Prose fields (a body, a subject)
+ * are what a sink sends, not where it goes: they are read by neither.
+ */
+
+const FREE_TEXT: ReadonlySet<string> = new Set(flowConfig.freeTextKeys.map(normKey));
+const DESTINATION: ReadonlySet<string> = new Set([...flowConfig.destinationKeys.map(normKey), ...words.recipient, ...words.rawAccount, ...words.knownPayee]);
+const OUTBOUND_EFFECTS = /exfil|export|forward|payment|secret_exfiltration|public/;
+const EMAIL = /^[^\s@]{1,64}@[^\s@]{1,253}$/;
+const URLISH = /^(?:https?|ftp|wss?):\/\//i;
+const SHELL_SEND = /\b(?:curl|wget|http|httpie|nc|ncat|scp|rsync|sftp)\b[^|;&]*?(?:\s-d\b|\s--data|\s-F\b|\s--form|\s-T\b|\s--upload-file|\s-X\s*(?:POST|PUT|PATCH)|\s--post-data|\s--post-file|\s--body|@)[^|;&]*?((?:https?:\/\/)?[a-z0-9-]+(?:\.[a-z0-9-]+)+)/i;
+
+export interface ArgumentLeaf {
+  /** Field path, lower-cased, dot-joined (names only, for the verdict). */
+  field: string;
+  value: string | number | boolean;
+}
+
+export interface CallReading {
+  /** Why the arguments make this call a sink, or undefined. */
+  sinkEffect?: string;
+  /** Leaves that name where the data goes (recipients, URLs, channels, payees, accounts). */
+  destinations: ArgumentLeaf[];
+  /** Leaves that say how much (amount fields). */
+  amounts: ArgumentLeaf[];
+}
+
+const MAX_ARGS_TEXT = 256 * 1024;
+
+export function readCall(argumentsText: string, tool = ''): CallReading {
+  const text = argumentsText.length > MAX_ARGS_TEXT ? argumentsText.slice(0, MAX_ARGS_TEXT) : argumentsText;
+  const parsed = parseArguments(text);
+  const leaves: Leaf[] = isObject(parsed) || Array.isArray(parsed) ? leavesOf(parsed) : [{ path: [], key: '', value: text }];
+  const traced = leaves.filter((l) => !l.path.some((k) => FREE_TEXT.has(k)));
+  const values = traced.map((l) => ({ field: l.path.join('.') || '(arguments)', value: l.value }));
+  const destinations = values.filter((l, i) => traced[i].path.some((k) => DESTINATION.has(k)) || (typeof l.value === 'string' && (EMAIL.test(l.value.trim()) || URLISH.test(l.value.trim()))));
+  const amounts = values.filter((_, i) => traced[i].path.some((k) => words.amount.has(k)));
+  return { sinkEffect: sinkEffect(text, tool, leaves, destinations), destinations, amounts };
+}
+
+function sinkEffect(text: string, tool: string, leaves: Leaf[], destinations: ArgumentLeaf[]): string | undefined {
+  // The whole call (`{name, arguments}`): the effect judge reads the tool's name beside its arguments (update_payee).
+  const judged = judgeToolCall(tool ? JSON.stringify({ name: tool, arguments: text }) : text).find((f) => OUTBOUND_EFFECTS.test(f.effect));
+  if (judged) return judged.effect;
+  const amount = leaves.some((l) => l.path.some((k) => words.amount.has(k)) && (typeof l.value === 'number' ? l.value > 0 : /[1-9]/.test(String(l.value))));
+  if (amount && (paymentWords.test(text.replace(/[_.-]/g, ' ')) || leaves.some((l) => l.path.some((k) => words.currency.has(k) || words.rawAccount.has(k))))) return 'payment';
+  const own = accountDomains(leaves);
+  for (const d of destinations) {
+    if (typeof d.value !== 'string') continue;
+    const v = d.value.trim();
+    // An address on the account's own domains (from, mailbox … fields) stays inside; unknown standing is outside.
+    if (EMAIL.test(v) && placeDomain(v.slice(v.indexOf('@') + 1), own) !== 'inside') return 'message_to_address';
+    if (URLISH.test(v)) {
+      const host = hostOf(v);
+      // A query string carries data as well as a body does (`?d=<what the agent read>`).
+      const sendsData = /\?[^#]{8,}/.test(v) || leaves.some((l) => /^(post|put|patch)$/i.test(String(l.value)) || l.path.some((k) => ['body', 'data', 'json', 'payload', 'form'].includes(k)));
+      if (host && isExternalHost(host) && sendsData) return 'http_with_data';
+    }
+  }
+  for (const l of leaves) {
+    if (typeof l.value !== 'string') continue;
+    const m = SHELL_SEND.exec(l.value);
+    if (m) {
+      const host = m[1].replace(/^https?:\/\//i, '');
+      if (isExternalHost(host)) return 'http_with_data';
+    }
+  }
+  return undefined;
+}

@@ -1,0 +1,102 @@
+import { namedKeys, valueKeys, type Hasher } from './values.js';
+import type { SeenSource, SourceKind } from './types.js';
+
+/**
+ * What a conversation has shown the model, as metadata: which kinds of tool results it saw (tool names and call ids)
+ * and the keyed hashes of the values each kind brought in, plus the values the user and the app named themselves.
+ * Built from a request's own messages, or restored from storage (Responses with `previous_response_id`, MCP
+ * sessions) and extended. Bounded: at most MAX_SOURCES sources and MAX_HASHES hashes per set; past the bound new
+ * untrusted values still mark the conversation as having seen untrusted content (the decision stays closed), and
+ * new named or trusted values are dropped (which can only refuse more).
+ */
+
+export const MAX_SOURCES = 64;
+export const MAX_HASHES = 4096;
+const MAX_CALLS = 256;
+
+export interface StoredFlowState {
+  v: 1;
+  sources: SeenSource[];
+  /** [hash, index into sources] */
+  untrusted: [string, number][];
+  trusted: string[];
+  named: string[];
+  /** [call id, tool name]: a later request may carry only the call id of a result. */
+  calls: [string, string][];
+  untrusted_seen: boolean;
+  private_seen: boolean;
+}
+
+export class FlowState {
+  readonly sources: SeenSource[] = [];
+  readonly untrusted = new Map<string, number>();
+  readonly trusted = new Set<string>();
+  readonly named = new Set<string>();
+  readonly calls = new Map<string, string>();
+  untrustedSeen = false;
+  privateSeen = false;
+
+  constructor(private readonly hash: Hasher) {}
+
+  get hashFn(): Hasher {
+    return this.hash;
+  }
+
+  /** Text the user or the app wrote: every value and word in it counts as named by them. */
+  addNamed(text: string): void {
+    for (const k of namedKeys(text)) if (this.named.size < MAX_HASHES) this.named.add(this.hash(k));
+  }
+
+  /** A tool call the model made (its id and name), so a later result carrying only the id is attributed. */
+  addCall(callId: string | undefined, tool: string): void {
+    if (!callId || this.calls.has(callId)) return;
+    if (this.calls.size >= MAX_CALLS) this.calls.delete(this.calls.keys().next().value as string);
+    this.calls.set(callId.slice(0, 128), tool.slice(0, 128));
+  }
+
+  toolOf(callId: string | undefined): string | undefined {
+    return callId === undefined ? undefined : this.calls.get(callId.slice(0, 128));
+  }
+
+  /** A tool result the model saw. */
+  addResult(tool: string, callId: string | undefined, kind: SourceKind, text: string): void {
+    if (kind === 'untrusted') this.untrustedSeen = true;
+    if (kind === 'private') this.privateSeen = true;
+    let index = this.sources.length;
+    if (index < MAX_SOURCES) this.sources.push({ tool: tool.slice(0, 128), ...(callId ? { callId: callId.slice(0, 128) } : {}), kind });
+    else index = MAX_SOURCES - 1;
+    for (const k of valueKeys(text)) {
+      const h = this.hash(k);
+      if (kind === 'untrusted') {
+        if (!this.untrusted.has(h) && this.untrusted.size < MAX_HASHES) this.untrusted.set(h, index);
+      } else if (this.trusted.size < MAX_HASHES) this.trusted.add(h);
+    }
+  }
+
+  toStored(): StoredFlowState {
+    return {
+      v: 1,
+      sources: this.sources,
+      untrusted: [...this.untrusted],
+      trusted: [...this.trusted],
+      named: [...this.named],
+      calls: [...this.calls],
+      untrusted_seen: this.untrustedSeen,
+      private_seen: this.privateSeen,
+    };
+  }
+
+  /** Restores a stored state; anything malformed throws (the caller refuses rather than start from nothing). */
+  static fromStored(hash: Hasher, stored: StoredFlowState): FlowState {
+    if (stored?.v !== 1 || !Array.isArray(stored.sources) || !Array.isArray(stored.untrusted)) throw new Error('malformed flow state');
+    const s = new FlowState(hash);
+    s.sources.push(...stored.sources.slice(0, MAX_SOURCES).map((x) => ({ tool: String(x.tool), ...(x.callId ? { callId: String(x.callId) } : {}), kind: x.kind })));
+    for (const [h, i] of stored.untrusted.slice(0, MAX_HASHES)) s.untrusted.set(String(h), Number(i));
+    for (const h of (stored.trusted ?? []).slice(0, MAX_HASHES)) s.trusted.add(String(h));
+    for (const h of (stored.named ?? []).slice(0, MAX_HASHES)) s.named.add(String(h));
+    for (const [id, tool] of (stored.calls ?? []).slice(0, MAX_CALLS)) s.calls.set(String(id), String(tool));
+    s.untrustedSeen = stored.untrusted_seen === true;
+    s.privateSeen = stored.private_seen === true;
+    return s;
+  }
+}

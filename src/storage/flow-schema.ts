@@ -1,0 +1,40 @@
+/** Tables of migration 0012-flow-policies. Timestamps are epoch milliseconds. Metadata only, never content. */
+
+/** A stored Response's or an MCP session's flow state (src/flows/state.ts `StoredFlowState` as JSON). */
+export interface FlowStatesTable {
+  tenant_id: string;
+  /** `response:<id>` or `mcp:<server>:<session id>`. */
+  key: string;
+  state: string;
+  expires_at: number;
+}
+
+/** One call the flow policy refused, withheld for approval or flagged. */
+export interface FlowDecisionsTable {
+  id: string;
+  tenant_id: string;
+  /** chat | responses | messages | mcp */
+  api: string;
+  tool: string;
+  /** untrusted_to_sink | private_to_sink */
+  flow: string;
+  sink: string;
+  /** The policy's action: block | require_approval | flag */
+  action: string;
+  /** refused | flagged | pending | approved | denied | used | expired */
+  status: string;
+  /** Keyed hash of tenant, tool and canonical arguments: the retried call is recognised by it. */
+  fingerprint: string;
+  /** JSON: tainted_by (tool names, call ids), tainted_fields, unknown_destinations (field names). */
+  detail: string;
+  request_id: string;
+  created_at: number;
+  expires_at: number;
+  decided_at: number | null;
+  decided_by: string | null;
+}
+
+export interface FlowTables {
+  flow_states: FlowStatesTable;
+  flow_decisions: FlowDecisionsTable;
+}

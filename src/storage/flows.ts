@@ -1,0 +1,84 @@
+import { randomBytes } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { StoredFlowState } from '../flows/state.js';
+import type { FlowDecisionsTable } from './flow-schema.js';
+import type { Database } from './schema.js';
+
+/**
+ * Flow states (metadata of a stored Response or an MCP session) and flow decisions with their approvals, on both
+ * backends. Expired rows are never read; one state write in 64 deletes the expired rows of both tables.
+ */
+
+let writes = 0;
+
+export async function saveFlowState(db: Kysely<Database>, tenantId: string, key: string, state: StoredFlowState, ttlMs: number): Promise<void> {
+  const row = { tenant_id: tenantId, key, state: JSON.stringify(state), expires_at: Date.now() + ttlMs };
+  await db
+    .insertInto('flow_states')
+    .values(row)
+    .onConflict((oc) => oc.columns(['tenant_id', 'key']).doUpdateSet({ state: row.state, expires_at: row.expires_at }))
+    .execute();
+  if (++writes % 64 === 0) await sweepExpired(db, Date.now());
+}
+
+export async function loadFlowState(db: Kysely<Database>, tenantId: string, key: string): Promise<StoredFlowState | undefined> {
+  const row = await db.selectFrom('flow_states').select('state').where('tenant_id', '=', tenantId).where('key', '=', key).where('expires_at', '>', Date.now()).executeTakeFirst();
+  return row ? (JSON.parse(row.state) as StoredFlowState) : undefined;
+}
+
+export async function sweepExpired(db: Kysely<Database>, now: number): Promise<void> {
+  for (const table of ['flow_states', 'flow_decisions'] as const) await db.deleteFrom(table).where('expires_at', '<=', now).execute();
+}
+
+export type FlowDecisionRow = FlowDecisionsTable;
+export type NewFlowDecision = Omit<FlowDecisionsTable, 'id' | 'created_at' | 'decided_at' | 'decided_by' | 'expires_at'>;
+
+export async function recordFlowDecision(db: Kysely<Database>, decision: NewFlowDecision, ttlMs: number): Promise<FlowDecisionRow> {
+  const now = Date.now();
+  const row: FlowDecisionRow = { ...decision, id: `flow_${randomBytes(12).toString('hex')}`, created_at: now, expires_at: now + ttlMs, decided_at: null, decided_by: null };
+  await db.insertInto('flow_decisions').values(row).execute();
+  return row;
+}
+
+/** A live decision on the same call (same fingerprint) in one of `statuses`, newest first. */
+export async function findFlowDecision(db: Kysely<Database>, tenantId: string, fingerprint: string, statuses: string[]): Promise<FlowDecisionRow | undefined> {
+  return db
+    .selectFrom('flow_decisions')
+    .selectAll()
+    .where('tenant_id', '=', tenantId)
+    .where('fingerprint', '=', fingerprint)
+    .where('status', 'in', statuses)
+    .where('expires_at', '>', Date.now())
+    .orderBy('created_at', 'desc')
+    .executeTakeFirst();
+}
+
+/** Uses an approval once: true when this caller moved it from approved to used (a second retry is withheld again). */
+export async function consumeApproval(db: Kysely<Database>, tenantId: string, id: string): Promise<boolean> {
+  const r = await db.updateTable('flow_decisions').set({ status: 'used' }).where('tenant_id', '=', tenantId).where('id', '=', id).where('status', '=', 'approved').where('expires_at', '>', Date.now()).executeTakeFirst();
+  return Number(r.numUpdatedRows) === 1;
+}
+
+export async function listFlowDecisions(db: Kysely<Database>, tenantId: string, options: { status?: string; limit: number }): Promise<FlowDecisionRow[]> {
+  let q = db.selectFrom('flow_decisions').selectAll().where('tenant_id', '=', tenantId).where('expires_at', '>', Date.now());
+  if (options.status) q = q.where('status', '=', options.status);
+  return q.orderBy('created_at', 'desc').limit(options.limit).execute();
+}
+
+/**
+ * Approves or denies a pending call. Returns the row after the change and whether this call changed it; undefined
+ * when there is no such live row (the caller answers 404, or 409 when it was not pending).
+ */
+export async function settleApproval(db: Kysely<Database>, tenantId: string, id: string, status: 'approved' | 'denied', by: string, approvalTtlMs: number): Promise<{ row: FlowDecisionRow; changed: boolean } | undefined> {
+  const now = Date.now();
+  const r = await db
+    .updateTable('flow_decisions')
+    .set({ status, decided_at: now, decided_by: by.slice(0, 128), ...(status === 'approved' ? { expires_at: now + approvalTtlMs } : {}) })
+    .where('tenant_id', '=', tenantId)
+    .where('id', '=', id)
+    .where('status', '=', 'pending')
+    .where('expires_at', '>', now)
+    .executeTakeFirst();
+  const row = await db.selectFrom('flow_decisions').selectAll().where('tenant_id', '=', tenantId).where('id', '=', id).where('expires_at', '>', now).executeTakeFirst();
+  return row ? { row, changed: Number(r.numUpdatedRows) === 1 } : undefined;
+}
