@@ -52,6 +52,20 @@ function familyByDisguise(rows: AuthoredRow[]): string {
   return lines.join('\n');
 }
 
+/** The two-way tables of GRID.md, each with its heading. */
+function tables(rows: AuthoredRow[]): [string, string][] {
+  return [
+    ['Family × label × kind', byLabel(rows, 'family', FAMILIES)],
+    ['Language × label × kind', byLabel(rows, 'language', LANGUAGES)],
+    ['Family × language (attack/benign)', familyByLanguage(rows)],
+    ['Family × disguise', familyByDisguise(rows)],
+    ['Genre × label × kind', byLabel(rows, 'genre', GENRES)],
+    ['Disguise × label × kind', byLabel(rows, 'disguise', DISGUISES)],
+    ['Length × label × kind', byLabel(rows, 'length_bucket', LENGTH_BUCKETS)],
+    ['Category × label', byLabel(rows, 'category', [...new Set(rows.map((r) => r.category))].sort())],
+  ];
+}
+
 export function gridMarkdown(files: string[]): string {
   const batches = files.map((f) => ({ file: basename(f), rows: readJsonl<AuthoredRow>(f) }));
   const rows = batches.flatMap((b) => b.rows);
@@ -88,38 +102,7 @@ export function gridMarkdown(files: string[]): string {
       return `| ${b.file} | ${b.rows.length} | ${a} | ${b.rows.length - a} |`;
     }),
     '',
-    '## Family × label × kind',
-    '',
-    byLabel(rows, 'family', FAMILIES),
-    '',
-    '## Language × label × kind',
-    '',
-    byLabel(rows, 'language', LANGUAGES),
-    '',
-    '## Family × language (attack/benign)',
-    '',
-    familyByLanguage(rows),
-    '',
-    '## Family × disguise',
-    '',
-    familyByDisguise(rows),
-    '',
-    '## Genre × label × kind',
-    '',
-    byLabel(rows, 'genre', GENRES),
-    '',
-    '## Disguise × label × kind',
-    '',
-    byLabel(rows, 'disguise', DISGUISES),
-    '',
-    '## Length × label × kind',
-    '',
-    byLabel(rows, 'length_bucket', LENGTH_BUCKETS),
-    '',
-    '## Category × label',
-    '',
-    byLabel(rows, 'category', [...new Set(rows.map((r) => r.category))].sort()),
-    '',
+    ...tables(rows).flatMap(([title, table]) => [`## ${title}`, '', table, '']),
   ].join('\n');
 }
 
