@@ -63,7 +63,8 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
   const halfLifeMs = config.ersHalfLifeSeconds * 1000;
   for (const hash of revokedBootstrap) await keys.revoked(hash).catch(() => {});
 
-  const inspector = createInspectorPool({ threads: config.workers, maxQueue: config.inspectQueueLimit, timeoutMs: config.inspectTimeoutMs });
+  const model = config.model ? { model: config.model, modelDir: config.modelDir, label: config.modelLabel, threshold: config.modelThreshold } : undefined;
+  const inspector = createInspectorPool({ threads: config.workers, maxQueue: config.inspectQueueLimit, timeoutMs: config.inspectTimeoutMs, ...(model ? { model } : {}) });
   const verdictCache = new VerdictCache(config.verdictCacheMb * 1024 * 1024);
   // Before warm-up: the active evolved rules travel to every thread with its warm-up task.
   const evolution = await createEvolution({ config, db: storage.db, redis, broadcast, inspector, verdictCache, logger });

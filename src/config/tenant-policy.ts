@@ -30,6 +30,7 @@ export const PolicySchema = Type.Object(
     neutralize_causes: Type.Optional(Type.Boolean({ description: 'Causal arbiter: neutralise an operative span instead of blocking, where possible' })),
     system_messages: Type.Optional(Type.Union([Type.Literal('secrets_only'), Type.Literal('inspect')], { description: "The app's own system/developer messages: secrets_only (the injection model alone never blocks them) or inspect" })),
     content_parts: Type.Optional(Type.Union([Type.Literal('inspect'), Type.Literal('block_unknown')], { description: 'Chat content parts that cannot be read as text: inspect (forward and report) or block_unknown (refuse)' })),
+    model_stage: Type.Optional(Type.Union([Type.Literal('off'), Type.Literal('uncertain'), Type.Literal('all')], { description: 'Transformer model stage, where the gateway has a model: off, uncertain (near the embedded threshold and tool results) or all' })),
   },
   { additionalProperties: false },
 );
@@ -50,9 +51,9 @@ function normalise(policy: StoredPolicy): StoredPolicy {
   return { ...policy, allow_domains: [...new Set(policy.allow_domains.map((d) => d.toLowerCase()))].sort() };
 }
 
-/** Process-wide defaults: the built-in policy with the environment's choices (BASTION_SYSTEM_MESSAGES, BASTION_CONTENT_PARTS). */
-export function defaultPolicy(config: Pick<Config, 'systemMessages' | 'contentParts'>): TenantPolicy {
-  return { ...DEFAULT_POLICY, systemMessages: config.systemMessages, contentParts: config.contentParts };
+/** Process-wide defaults: the built-in policy with the environment's choices (BASTION_SYSTEM_MESSAGES, BASTION_CONTENT_PARTS, BASTION_MODEL_STAGE). */
+export function defaultPolicy(config: Pick<Config, 'systemMessages' | 'contentParts'> & Partial<Pick<Config, 'modelStage'>>): TenantPolicy {
+  return { ...DEFAULT_POLICY, systemMessages: config.systemMessages, contentParts: config.contentParts, modelStage: config.modelStage ?? DEFAULT_POLICY.modelStage };
 }
 
 /** The policy the pipeline applies: process defaults overridden by what the tenant stored. */
@@ -66,6 +67,7 @@ export function effectivePolicy(defaults: TenantPolicy, stored: StoredPolicy | u
     neutralizeCauses: stored.neutralize_causes ?? defaults.neutralizeCauses,
     systemMessages: stored.system_messages ?? defaults.systemMessages,
     contentParts: stored.content_parts ?? defaults.contentParts,
+    modelStage: stored.model_stage ?? defaults.modelStage,
   };
 }
 
@@ -79,6 +81,7 @@ export function wirePolicy(policy: TenantPolicy): Required<StoredPolicy> {
     neutralize_causes: policy.neutralizeCauses,
     system_messages: policy.systemMessages,
     content_parts: policy.contentParts,
+    model_stage: policy.modelStage,
   };
 }
 

@@ -32,7 +32,12 @@ export const LAYER_NAMES = [
   'ers',
   'decision',
 ] as const;
-export type LayerName = (typeof LAYER_NAMES)[number];
+/** The pipeline's layers, and `model`: the optional transformer stage after them (src/models/stage.ts). */
+export type LayerName = (typeof LAYER_NAMES)[number] | 'model';
+
+/** When the transformer model is consulted: never, when the embedded verdict is uncertain, or on every text. */
+export const MODEL_STAGES = ['off', 'uncertain', 'all'] as const;
+export type ModelStage = (typeof MODEL_STAGES)[number];
 
 export interface Span {
   start: number;
@@ -93,6 +98,8 @@ export interface TenantPolicy {
    * 'inspect' (default) forwards them and reports them in the verdict; 'block_unknown' refuses the request.
    */
   contentParts: 'inspect' | 'block_unknown';
+  /** The transformer model stage (only where the gateway has a model): off, uncertain (the cascade) or all. */
+  modelStage: ModelStage;
 }
 
 export const DEFAULT_POLICY: TenantPolicy = {
@@ -103,6 +110,7 @@ export const DEFAULT_POLICY: TenantPolicy = {
   neutralizeCauses: false,
   systemMessages: 'secrets_only',
   contentParts: 'inspect',
+  modelStage: 'uncertain',
 };
 
 /** Entity risk state read by the caller before inspection (layer 8 reads it, never writes it). */
@@ -175,4 +183,21 @@ export interface Verdict {
   secrets: SecretFinding[];
   threat_family?: string;
   timings_ms: Record<string, number>;
+  /** Opinions beyond the pipeline's flags: the transformer model's score when it was consulted. */
+  layers?: { model?: ModelReport };
+}
+
+/** What the model stage reports in a verdict (no content). */
+export interface ModelReport {
+  /** Repository id (or folder) of the model. */
+  id: string;
+  /** Attack probability, the highest over the text's windows. */
+  score: number;
+  threshold: number;
+  /** attack: the model's score is at or above its operating point; benign below it. */
+  verdict: 'attack' | 'benign';
+  /** What the cascade did with it: raised (added a blocking flag), cleared (the embedded model's own flags demoted), none. */
+  effect: 'raised' | 'cleared' | 'none';
+  windows: number;
+  truncated: boolean;
 }

@@ -5,6 +5,7 @@ import type { DynamicRule, InspectionRequest, Verdict } from '../inspect/types.j
 import { coalesce } from './coalesce.js';
 import { createDispatcher, type DispatchCounts } from './dispatch.js';
 import type { InspectResult, InspectTask } from './inspect-task.js';
+import type { ModelSettings } from '../models/folder.js';
 
 export interface InspectorOptions {
   /** 0 = available cores. */
@@ -15,6 +16,8 @@ export interface InspectorOptions {
   timeoutMs: number;
   /** Worker module; tests inject faulty ones to prove failures never become "allowed". */
   workerUrl?: URL;
+  /** The transformer model each thread loads (src/models/); absent: no model stage, no model runtime loaded. */
+  model?: ModelSettings;
 }
 
 /** The evolution loop's active rules, versioned by the main thread. */
@@ -54,6 +57,7 @@ export function createInspectorPool(options: InspectorOptions): Inspector {
     // An inspection's garbage is short-lived and small: an 8 MB young generation per thread (V8 otherwise lets it grow
     // to 48 MB under load) keeps each worker's resident memory about 10 MB lower (npm run bench:proxy, RSS figures).
     resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB },
+    ...(options.model ? { workerData: { model: options.model } } : {}),
   });
   // Our own admission bound: Piscina hands tasks to busy threads, so its maxQueue does not cap waiting work.
   const capacity = threads + options.maxQueue;
