@@ -7,6 +7,7 @@ import { keysCommand } from './keys.js';
 import { mcpCommand } from './mcp.js';
 import { mcpWrapCommand } from './mcp-wrap.js';
 import { migrateCommand } from './migrate.js';
+import { modelsCommand } from './models.js';
 import { quickstartCommand, serveCommand } from './serve.js';
 import { tenantsCommand } from './tenants.js';
 
@@ -36,6 +37,12 @@ const USAGE = `Usage: bastion <command>
   mcp wrap --server NAME [--gateway URL] -- COMMAND [ARGS…]
                                                run a stdio MCP server, judged by the gateway
                                                (BASTION_GATEWAY_URL, BASTION_API_KEY)
+  models pull REPO [--revision R] [--onnx FILE]
+                                               download a model folder from the Hugging Face hub
+                                               (HF_ENDPOINT, HF_TOKEN) into BASTION_MODEL_DIR, verified
+  models list                                  model folders under BASTION_MODEL_DIR
+  models check [MODEL] [--label L] [--threshold T]
+                                               load a model, run a probe, print labels and latency
   config-table                                 print the configuration table (Markdown)`;
 
 /** Returns the process exit code. Errors are printed as one clear line, never with request content. */
@@ -61,6 +68,8 @@ export async function main(argv: string[]): Promise<number> {
         // The wrapper is a client of a gateway: it reads none of the gateway's own settings.
         if (rest[0] === 'wrap') return await mcpWrapCommand(rest.slice(1));
         return await mcpCommand(loadConfig(), rest);
+      case 'models':
+        return await modelsCommand(loadConfig(), rest);
       case 'config-table':
         process.stdout.write(configTable());
         return 0;
