@@ -32,8 +32,8 @@ export const LAYER_NAMES = [
   'ers',
   'decision',
 ] as const;
-/** The pipeline's layers, and `model`: the optional transformer stage after them (src/models/stage.ts). */
-export type LayerName = (typeof LAYER_NAMES)[number] | 'model';
+/** The pipeline's layers, `model` (the optional transformer stage, src/models/stage.ts) and `judge` (the LLM judge, src/judge/). */
+export type LayerName = (typeof LAYER_NAMES)[number] | 'model' | 'judge';
 
 /** When the transformer model is consulted: never, when the embedded verdict is uncertain, or on every text. */
 export const MODEL_STAGES = ['off', 'uncertain', 'all'] as const;
@@ -184,7 +184,18 @@ export interface Verdict {
   threat_family?: string;
   timings_ms: Record<string, number>;
   /** Opinions beyond the pipeline's flags: the transformer model's score when it was consulted. */
-  layers?: { model?: ModelReport };
+  layers?: { model?: ModelReport; judge?: JudgeReport };
+}
+
+/** What the LLM judge reports in a verdict (no content): its opinion, or why it gave none. */
+export interface JudgeReport {
+  verdict: 'attack' | 'benign' | 'none';
+  category?: 'injection' | 'harmful_content';
+  /** Llama Guard category codes (S1…S14). */
+  codes?: string[];
+  /** Why there is no opinion: timeout, error, unreadable, busy, rate_limited, budget_exhausted. */
+  reason?: string;
+  cached: boolean;
 }
 
 /** What the model stage reports in a verdict (no content). */

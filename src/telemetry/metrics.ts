@@ -36,7 +36,7 @@ const UPSTREAM_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 1
 const LAYER_BUCKETS = [0.00001, 0.000025, 0.00005, 0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.1];
 
 /** The layer names a verdict's timings_ms may carry; anything else is not observed (bounded label set). */
-export const LAYER_NAMES: ReadonlySet<string> = new Set([...PIPELINE_LAYERS, 'model', 'rules', 'total']);
+export const LAYER_NAMES: ReadonlySet<string> = new Set([...PIPELINE_LAYERS, 'model', 'judge', 'rules', 'total']);
 export const KIND_NAMES: ReadonlySet<string> = new Set(KINDS);
 export const RISK_NAMES: ReadonlySet<string> = new Set(RISK_LEVELS);
 

@@ -39,7 +39,7 @@ export const DemoBody = Type.Object(
 );
 
 const Flag = Type.Object({
-  layer: Type.Union([...LAYER_NAMES, 'model' as const].map((l) => Type.Literal(l))),
+  layer: Type.Union([...LAYER_NAMES, 'model' as const, 'judge' as const].map((l) => Type.Literal(l))),
   type: Type.String(),
   score: Type.Number(),
   detail: Type.Optional(Type.String()),
@@ -70,6 +70,15 @@ export const VerdictResponse = Type.Object({
           windows: Type.Integer(),
           truncated: Type.Boolean(),
         }, { description: "The transformer model's opinion, when the model stage consulted it" }),
+      ),
+      judge: Type.Optional(
+        Type.Object({
+          verdict: Type.Union([Type.Literal('attack'), Type.Literal('benign'), Type.Literal('none')]),
+          category: Type.Optional(Type.Union([Type.Literal('injection'), Type.Literal('harmful_content')])),
+          codes: Type.Optional(Type.Array(Type.String())),
+          reason: Type.Optional(Type.String()),
+          cached: Type.Boolean(),
+        }, { description: "The LLM judge's opinion, when it was asked" }),
       ),
     }),
   ),
