@@ -54,7 +54,7 @@ t.test('garbage, refusals, HTTP errors and slow answers give no opinion (the emb
   t.match(await judge.ask('acme', 'a', 'prompt'), { none: 'unreadable' });
   answer(llm, null, { refusal: "I can't help with that." });
   t.match(await judge.ask('acme', 'b', 'prompt'), { none: 'unreadable' });
-  llm.answer((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"choices": [ not json'));
+  llm.answer((_req, res) => void res.writeHead(200, { 'content-type': 'application/json' }).end('{"choices": [ not json'));
   t.match(await judge.ask('acme', 'c', 'prompt'), { none: 'unreadable' });
   llm.answer((_req, res) => sendJson(res, 500, { error: { message: 'overloaded' } }));
   t.match(await judge.ask('acme', 'd', 'prompt'), { none: 'error' });
