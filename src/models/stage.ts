@@ -35,6 +35,8 @@ export function shouldConsult(ctx: InspectionContext, mode: ModelStage): boolean
   if (mode === 'all') return true;
   const settled = ctx.ers.shadowBanned || ctx.flags.some((f) => f.score >= HIGH && !(f.layer === 'semantic' && MODEL_FLAGS.has(f.type)));
   if (settled) return false;
+  // An injection classifier reads text an assistant will read, not the actions it takes: tool calls only under 'all'.
+  if (ctx.kind === 'tool_call') return false;
   if (ctx.kind === 'tool_result') return true;
   const p = ctx.signals['semantic.risk'] ?? 0;
   return p >= CASCADE.band.low && p < CASCADE.band.high;
