@@ -12,8 +12,9 @@ import type { LoadedModel, ModelScore } from './runtime.js';
  * - off: never. all: every text the pipeline did not halt on.
  * - uncertain: a tool result (where indirect injections hide), or a text whose embedded injection probability
  * (semantic.risk, the score the decision layer compares with its thresholds) lies in the band [low, high) of config/models.json — and never when something the model
- *   cannot change already blocks (a HIGH or BLOCK flag other than the embedded model's own), nor on the app's own
- *   system message under system_messages=secrets_only (the injection models never decide there).
+ *   cannot change already blocks (a HIGH or BLOCK flag other than the embedded model's own), nor for a tool call (an
+ *   injection classifier reads what an assistant reads, not what it does), nor on the app's own system message under
+ *   system_messages=secrets_only (the injection models never decide there).
  *
  * How the verdicts combine (the decision layer then runs as usual):
  * 1. Model attack (score ≥ its operating point): a `model` flag `prompt_injection` (category injection) at least HIGH

@@ -128,3 +128,17 @@ t.test('a model that throws fails the inspection instead of allowing', async (t)
   const broken = { ...model(0), score: async () => Promise.reject(new Error('onnx: bad input')) };
   await t.rejects(inspectWithModel(req('Summarise this report.', 'all'), LAYERS, undefined, broken), /bad input/);
 });
+
+t.test('uncertain: an in-band prompt is consulted, a tool call is not', async (t) => {
+  const ctx = createContext({ content: 'x', kind: 'prompt', policy: { modelStage: 'uncertain' } });
+  ctx.signals['semantic.risk'] = 0.6;
+  t.equal(shouldConsult(ctx, 'uncertain'), true);
+  ctx.signals['semantic.risk'] = 0.3;
+  t.equal(shouldConsult(ctx, 'uncertain'), false, 'below the band');
+  ctx.signals['semantic.risk'] = 0.96;
+  t.equal(shouldConsult(ctx, 'uncertain'), false, 'near-certain: above the band');
+  const call = createContext({ content: '{"name":"ls"}', kind: 'tool_call' });
+  call.signals['semantic.risk'] = 0.6;
+  t.equal(shouldConsult(call, 'uncertain'), false);
+  t.equal(shouldConsult(call, 'all'), true);
+});
