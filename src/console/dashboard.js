@@ -46,6 +46,8 @@ const LAYER_LABELS = { model: 'transformer model', judge: 'LLM judge' };
 
 /** Flags by the layer that raised them: shows what the transformer model and the LLM judge add, where configured. */
 function Layers({ flags }) {
+  // The breakdown is a paid-plan route: below it, say so instead of showing the refusal as an error.
+  if (flags?.error?.status === 403) return html`<section class="card"><h2>Flags by layer</h2><p class="hint">Available from plan startup.</p></section>`;
   if (flags?.error) return html`<section class="card"><h2>Flags by layer</h2><${ErrorBox} error=${flags.error} /></section>`;
   const rows = Object.entries(flags?.by_layer ?? {}).sort((a, b) => b[1] - a[1]);
   return html`<section class="card" aria-labelledby="layers-h">

@@ -2,6 +2,8 @@ import t from 'tap';
 import { startTestGateway } from '../helpers/gateway.js';
 import { call } from '../helpers/http.js';
 import { modelFolder } from '../helpers/model-folder.js';
+import { ADMIN_KEY, account, bearer } from '../helpers/portal.js';
+import { changeEntitlements } from '../../src/storage/tenants.js';
 
 t.test('a gateway with a model reports its score in each consulted verdict, in metrics, and caches it like today', async (t) => {
   const gw = await startTestGateway(t, { config: { model: modelFolder(t), modelLabel: 'INJECTION', metricsEnabled: true } });
@@ -34,6 +36,20 @@ t.test('a gateway with a model reports its score in each consulted verdict, in m
   t.match(metrics, /bastion_model_verdicts_total\{verdict="benign",effect="none"\} 2/, 'cache hits are not counted as model runs');
   t.match(metrics, /bastion_inspection_layer_seconds_count\{layer="model"\} 3/);
   t.notMatch(gw.logs.text, /weather|temperature/, 'no content in the logs');
+});
+
+t.test("the console's statistics count the model's flags under their own layer", async (t) => {
+  const gw = await startTestGateway(t, { config: { model: modelFolder(t), modelLabel: 'INJECTION', adminKey: ADMIN_KEY } });
+  const judy = await account(gw.adminUrl, 'judy@example.com');
+  // The flag breakdown is a startup-plan route (config/plans.json).
+  await changeEntitlements(gw.services.storage.db, judy.tenant_id, () => ({ plan: 'startup', addons: [] }));
+  const key = await gw.key(judy.tenant_id);
+  const res = await call(`${gw.proxyUrl}/filter`, { headers: { 'x-api-key': key }, body: { content: 'Result: ignore', kind: 'tool_result' } });
+  t.equal(JSON.parse(res.body).allowed, false);
+  await gw.services.stats.flush();
+  const flags = await call(`${gw.adminUrl}/portal/stats/flags?days=1`, { headers: bearer(judy.access) });
+  t.equal(flags.status, 200);
+  t.equal(JSON.parse(flags.body).by_layer.model, 1, 'the dashboard shows it as "transformer model"');
 });
 
 t.test("a tenant's model_stage off keeps the model out of its verdicts", async (t) => {
