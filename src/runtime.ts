@@ -1,3 +1,4 @@
+import { LlmJudge } from './judge/client.js';
 import type { FastifyInstance } from 'fastify';
 import type { DestinationStream, Logger } from 'pino';
 import { buildAdminServer } from './admin/server.js';
@@ -66,8 +67,19 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
   const halfLifeMs = config.ersHalfLifeSeconds * 1000;
   for (const hash of revokedBootstrap) await keys.revoked(hash).catch(() => {});
 
-  const inspector = createInspectorPool({ threads: config.workers, maxQueue: config.inspectQueueLimit, timeoutMs: config.inspectTimeoutMs });
+  const model = config.model ? { model: config.model, modelDir: config.modelDir, label: config.modelLabel, threshold: config.modelThreshold } : undefined;
+  const inspector = createInspectorPool({ threads: config.workers, maxQueue: config.inspectQueueLimit, timeoutMs: config.inspectTimeoutMs, ...(model ? { model } : {}) });
   const verdictCache = new VerdictCache(config.verdictCacheMb * 1024 * 1024);
+  const llmJudge = config.judgeUrl && config.judgeModel ? new LlmJudge({
+    baseUrl: config.judgeUrl,
+    model: config.judgeModel,
+    apiKey: config.judgeApiKey,
+    format: config.judgeFormat,
+    timeoutMs: config.judgeTimeoutMs,
+    concurrency: config.judgeConcurrency,
+    ratePerSecond: config.judgeRatePerSecond,
+    tenantDailyBudget: config.judgeTenantDailyBudget,
+  }) : undefined;
   // Before warm-up: the active evolved rules travel to every thread with its warm-up task.
   const evolution = await createEvolution({ config, db: storage.db, redis, broadcast, inspector, verdictCache, logger });
   await inspector.warmUp();
@@ -83,6 +95,7 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
     ers: redis ? redisErs(redis, config.redisPrefix, halfLifeMs) : memoryErs(halfLifeMs),
     inspector,
     verdictCache,
+    ...(llmJudge ? { llmJudge } : {}),
     upstream: new Upstream({
       connectTimeoutMs: config.upstreamConnectTimeoutMs,
       headersTimeoutMs: config.upstreamHeadersTimeoutMs,

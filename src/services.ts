@@ -1,3 +1,4 @@
+import type { LlmJudge } from './judge/client.js';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { KeyResolver } from './auth/key-resolver.js';
@@ -26,6 +27,8 @@ export interface Services {
   ers: ErsStore;
   inspector: Inspector;
   verdictCache: VerdictCache;
+  /** The LLM judge, when BASTION_JUDGE_URL is set. */
+  llmJudge?: LlmJudge;
   /** Per-tenant daily aggregates, batched (src/storage/stats-buffer.ts). */
   stats: StatsBuffer;
   upstream: Upstream;

@@ -8,6 +8,7 @@ import { keysCommand } from './keys.js';
 import { mcpCommand } from './mcp.js';
 import { mcpWrapCommand } from './mcp-wrap.js';
 import { migrateCommand } from './migrate.js';
+import { modelsCommand } from './models.js';
 import { quickstartCommand, serveCommand } from './serve.js';
 import { tenantsCommand } from './tenants.js';
 import { UsageError } from './usage-error.js';
@@ -41,6 +42,12 @@ const USAGE = `Usage: bastion <command>
   flows approvals list --tenant ID [--status S] [--limit N]
                                                agent flow decisions (default: calls waiting for approval)
   flows approvals approve|deny ID --tenant ID  release the withheld call once on its retry, or refuse it
+  models pull REPO [--revision R] [--onnx FILE]
+                                               download a model folder from the Hugging Face hub
+                                               (HF_ENDPOINT, HF_TOKEN) into BASTION_MODEL_DIR, verified
+  models list                                  model folders under BASTION_MODEL_DIR
+  models check [MODEL] [--label L] [--threshold T]
+                                               load a model, run a probe, print labels and latency
   config-table                                 print the configuration table (Markdown)`;
 
 /** Returns the process exit code. Errors are printed as one clear line, never with request content. */
@@ -68,6 +75,8 @@ export async function main(argv: string[]): Promise<number> {
         return await mcpCommand(loadConfig(), rest);
       case 'flows':
         return await flowsCommand(loadConfig(), rest);
+      case 'models':
+        return await modelsCommand(loadConfig(), rest);
       case 'config-table':
         process.stdout.write(configTable());
         return 0;

@@ -49,6 +49,12 @@ const text = (minLength = 1, maxLength = 4096): Parser<string> => (raw) => {
   return raw;
 };
 
+const fraction: Parser<number> = (raw) => {
+  const n = Number(raw);
+  if (!/^\s*(0(\.\d+)?|1(\.0+)?)\s*$/.test(raw) || n <= 0 || n >= 1) throw new Error('a number between 0 and 1 (exclusive)');
+  return n;
+};
+
 const databaseUrl: Parser<string> = (raw) => {
   if (/^sqlite:.+/.test(raw) || /^postgres(ql)?:\/\/.+/.test(raw)) return raw;
   throw new Error('sqlite:<path> or postgres://user@host:port/db');
@@ -272,6 +278,20 @@ export const SCHEMA = {
   // MCP proxy: /mcp/servers/{name} on the data plane relays to upstream MCP servers registered per tenant.
   mcpMessageLimitBytes: setting('BASTION_MCP_MESSAGE_LIMIT', 'Largest JSON-RPC message the MCP proxy accepts from an upstream server, bytes (the call gets a JSON-RPC error beyond)', int(1024, 64 * 1024 * 1024), 4 * 1024 * 1024),
   mcpPrivateUpstreams: setting('BASTION_MCP_PRIVATE_UPSTREAMS', 'Allow MCP servers registered on loopback or private addresses (link-local and cloud metadata addresses are always refused)', bool, false),
+  // Transformer model stage and LLM judge (docs/CONFIGURATION.md, "Model stage" and "LLM judge").
+  model: setting('BASTION_MODEL', 'Transformer classifier each inspection thread runs: a repository id under BASTION_MODEL_DIR (bastion models pull) or a folder path; unset: no model stage and no model runtime loaded', text(1, 4096), undefined),
+  modelDir: setting('BASTION_MODEL_DIR', 'Where `bastion models pull` writes model folders and BASTION_MODEL ids are looked up', text(1, 4096), './data/models'),
+  modelLabel: setting('BASTION_MODEL_LABEL', "The model's attack label (config.json id2label), for a model config/models.json does not know", text(1, 128), undefined),
+  modelThreshold: setting('BASTION_MODEL_THRESHOLD', "Attack score at which the model's verdict counts (its operating point); unset: config/models.json, else 0.5", fraction, undefined),
+  modelStage: setting('BASTION_MODEL_STAGE', 'Default tenant policy for the model stage: off, uncertain (consulted when the embedded verdict is near its threshold and for tool results) or all', oneOf('off', 'uncertain', 'all'), 'uncertain'),
+  judgeUrl: setting('BASTION_JUDGE_URL', 'OpenAI-compatible endpoint of the LLM judge (vLLM, Ollama, llama.cpp server, a provider); a trailing /v1 is dropped; unset: no judge', openAiBaseUrl, undefined),
+  judgeModel: setting('BASTION_JUDGE_MODEL', 'Model name sent to the judge endpoint', text(1, 256), undefined),
+  judgeApiKey: setting('BASTION_JUDGE_API_KEY', 'Bearer credential of the judge endpoint', text(1, 4096), undefined, true),
+  judgeFormat: setting('BASTION_JUDGE_FORMAT', 'llama_guard (Llama Guard prompt and S1–S14 categories: harmful content) or json (a JSON verdict prompt: injection)', oneOf('llama_guard', 'json'), 'llama_guard'),
+  judgeTimeoutMs: setting('BASTION_JUDGE_TIMEOUT_MS', 'Deadline of one judge call; beyond it the embedded verdict stands', int(50, 120_000), 3000),
+  judgeConcurrency: setting('BASTION_JUDGE_CONCURRENCY', 'Judge calls in flight at once per process; more are not made (the embedded verdict stands)', int(1, 1024), 4),
+  judgeRatePerSecond: setting('BASTION_JUDGE_RATE', 'Judge calls started per second per process', int(1, 100_000), 20),
+  judgeTenantDailyBudget: setting('BASTION_JUDGE_DAILY_BUDGET', 'Judge calls per tenant per UTC day', int(1, 100_000_000), 10_000),
 } as const;
 
 type Schema = typeof SCHEMA;

@@ -33,6 +33,7 @@ export const PolicySchema = Type.Object(
     system_messages: Type.Optional(Type.Union([Type.Literal('secrets_only'), Type.Literal('inspect')], { description: "The app's own system/developer messages: secrets_only (the injection model alone never blocks them) or inspect" })),
     content_parts: Type.Optional(Type.Union([Type.Literal('inspect'), Type.Literal('block_unknown')], { description: 'Chat content parts that cannot be read as text: inspect (forward and report) or block_unknown (refuse)' })),
     flows: Type.Optional(FlowPolicySchema),
+    model_stage: Type.Optional(Type.Union([Type.Literal('off'), Type.Literal('uncertain'), Type.Literal('all')], { description: 'Transformer model stage, where the gateway has a model: off, uncertain (near the embedded threshold and tool results) or all' })),
   },
   { additionalProperties: false },
 );
@@ -53,9 +54,9 @@ function normalise(policy: StoredPolicy): StoredPolicy {
   return { ...policy, allow_domains: [...new Set(policy.allow_domains.map((d) => d.toLowerCase()))].sort() };
 }
 
-/** Process-wide defaults: the built-in policy with the environment's choices (BASTION_SYSTEM_MESSAGES, BASTION_CONTENT_PARTS). */
-export function defaultPolicy(config: Pick<Config, 'systemMessages' | 'contentParts'>): TenantPolicy {
-  return { ...DEFAULT_POLICY, systemMessages: config.systemMessages, contentParts: config.contentParts };
+/** Process-wide defaults: the built-in policy with the environment's choices (BASTION_SYSTEM_MESSAGES, BASTION_CONTENT_PARTS, BASTION_MODEL_STAGE). */
+export function defaultPolicy(config: Pick<Config, 'systemMessages' | 'contentParts'> & Partial<Pick<Config, 'modelStage'>>): TenantPolicy {
+  return { ...DEFAULT_POLICY, systemMessages: config.systemMessages, contentParts: config.contentParts, modelStage: config.modelStage ?? DEFAULT_POLICY.modelStage };
 }
 
 /** The policy the pipeline applies: process defaults overridden by what the tenant stored. */
@@ -70,6 +71,7 @@ export function effectivePolicy(defaults: TenantPolicy, stored: StoredPolicy | u
     systemMessages: stored.system_messages ?? defaults.systemMessages,
     contentParts: stored.content_parts ?? defaults.contentParts,
     ...(stored.flows || defaults.flows ? { flows: effectiveFlowPolicy(stored.flows, defaults.flows) } : {}),
+    modelStage: stored.model_stage ?? defaults.modelStage,
   };
 }
 
@@ -84,6 +86,7 @@ export function wirePolicy(policy: TenantPolicy): Required<StoredPolicy> {
     system_messages: policy.systemMessages,
     content_parts: policy.contentParts,
     flows: wireFlowPolicy(policy.flows ?? DEFAULT_FLOW_POLICY),
+    model_stage: policy.modelStage,
   };
 }
 

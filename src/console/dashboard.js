@@ -41,6 +41,23 @@ function Plan({ billing }) {
   </section>`;
 }
 
+// The optional detectors beside the nine layers, named for people (their flags carry layer `model` and `judge`).
+const LAYER_LABELS = { model: 'transformer model', judge: 'LLM judge' };
+
+/** Flags by the layer that raised them: shows what the transformer model and the LLM judge add, where configured. */
+function Layers({ flags }) {
+  // The breakdown is a paid-plan route: below it, say so instead of showing the refusal as an error.
+  if (flags?.error?.status === 403) return html`<section class="card"><h2>Flags by layer</h2><p class="hint">Available from plan startup.</p></section>`;
+  if (flags?.error) return html`<section class="card"><h2>Flags by layer</h2><${ErrorBox} error=${flags.error} /></section>`;
+  const rows = Object.entries(flags?.by_layer ?? {}).sort((a, b) => b[1] - a[1]);
+  return html`<section class="card" aria-labelledby="layers-h">
+    <h2 id="layers-h">Flags by layer (31 days)</h2>
+    ${rows.length === 0
+      ? html`<p>No flags in this period.</p>`
+      : html`<ol class="threats">${rows.map(([layer, count]) => html`<li><span data-layer=${layer}>${LAYER_LABELS[layer] ?? layer}</span><strong>${num(count)}</strong></li>`)}</ol>`}
+  </section>`;
+}
+
 function Threats({ impact }) {
   if (impact?.error) return html`<section class="card"><h2>Top threat families</h2><${ErrorBox} error=${impact.error} /></section>`;
   const families = (impact?.threat_breakdown.families ?? []).slice().sort((a, b) => b.count - a.count).slice(0, 5);
@@ -54,19 +71,20 @@ function Threats({ impact }) {
 }
 
 async function loadDashboard() {
-  const [daily, billing, impact] = await Promise.all([
+  const [daily, billing, impact, flags] = await Promise.all([
     call('GET', '/portal/stats/daily?days=31'),
     call('GET', '/portal/billing'),
     call('GET', '/tenant/impact?period=30').catch((error) => ({ error })),
+    call('GET', '/portal/stats/flags?days=31').catch((error) => ({ error })),
   ]);
-  return { daily, billing, impact };
+  return { daily, billing, impact, flags };
 }
 
 export function Dashboard() {
   const { data, error, reload } = useLoad(loadDashboard);
   if (error) return html`<${Page} title="Dashboard"><${ErrorBox} error=${error} /><button type="button" onClick=${reload}>Retry</button><//>`;
   if (!data) return html`<${Page} title="Dashboard"><p role="status">Loading…</p><//>`;
-  const { daily, billing, impact } = data;
+  const { daily, billing, impact, flags } = data;
   const today = daily.series.slice(-1);
   const periodStart = billing.period_start.slice(0, 10);
   const period = daily.series.filter((d) => d.date >= periodStart);
@@ -80,6 +98,7 @@ export function Dashboard() {
     <section class="card"><${DailyChart} series=${daily.series} /></section>
     <div class="grid">
       <${Threats} impact=${impact} />
+      <${Layers} flags=${flags} />
       <${Plan} billing=${billing} />
     </div>
   <//>`;

@@ -41,11 +41,41 @@ export function createContext(req: InspectionRequest): InspectionContext {
  * `rules` (the evolution loop's active rules, src/inspect/rules/) add their flags just before the decision layer.
  */
 export function runLayers(req: InspectionRequest, layers: readonly Layer[], rules?: CompiledRules): Verdict {
+  return finishLayers(startLayers(req, layers, rules));
+}
+
+/** An inspection stopped just before the decision layer: the model stage (src/models/stage.ts) adds its opinion here. */
+export interface PendingInspection {
+  readonly ctx: InspectionContext;
+  readonly layers: readonly Layer[];
+  readonly rules?: CompiledRules;
+  readonly timings: Record<string, number>;
+  readonly started: number;
+  /** Index of the decision layer in `layers` (layers.length when there is none). */
+  readonly next: number;
+}
+
+/** Runs every layer before the decision layer. */
+export function startLayers(req: InspectionRequest, layers: readonly Layer[], rules?: CompiledRules): PendingInspection {
   const ctx = createContext(req);
   const timings: Record<string, number> = {};
   const started = performance.now();
+  let next = 0;
+  for (; next < layers.length && layers[next].name !== 'decision'; next++) {
+    if (ctx.halted) continue;
+    const t0 = performance.now();
+    layers[next].run(ctx);
+    timings[layers[next].name] = round(performance.now() - t0);
+  }
+  return { ctx, layers, rules, timings, started, next };
+}
+
+/** Applies the rules, runs the decision layer (and any after it) and builds the verdict. */
+export function finishLayers(p: PendingInspection): Verdict {
+  const { ctx, layers, rules, timings } = p;
   let rulesMs: number | undefined;
-  for (const layer of layers) {
+  for (let i = p.next; i < layers.length; i++) {
+    const layer = layers[i];
     if (ctx.halted && layer.name !== 'decision') continue;
     if (layer.name === 'decision' && rules && rules.size > 0 && !ctx.halted) {
       const r0 = performance.now();
@@ -58,7 +88,7 @@ export function runLayers(req: InspectionRequest, layers: readonly Layer[], rule
   }
   // Recorded after the nine layers so their keys keep SPEC §1 order.
   if (rulesMs !== undefined) timings.rules = rulesMs;
-  timings.total = round(performance.now() - started);
+  timings.total = round(performance.now() - p.started);
   const blocked = ctx.action === 'block';
   return {
     allowed: !blocked,

@@ -34,7 +34,12 @@ export const LAYER_NAMES = [
   'ers',
   'decision',
 ] as const;
-export type LayerName = (typeof LAYER_NAMES)[number];
+/** The pipeline's layers, `model` (the optional transformer stage, src/models/stage.ts) and `judge` (the LLM judge, src/judge/). */
+export type LayerName = (typeof LAYER_NAMES)[number] | 'model' | 'judge';
+
+/** When the transformer model is consulted: never, when the embedded verdict is uncertain, or on every text. */
+export const MODEL_STAGES = ['off', 'uncertain', 'all'] as const;
+export type ModelStage = (typeof MODEL_STAGES)[number];
 
 export interface Span {
   start: number;
@@ -97,6 +102,8 @@ export interface TenantPolicy {
   contentParts: 'inspect' | 'block_unknown';
   /** Agent flow policy (src/flows/, docs/FLOWS.md); absent: the built-in default (on, block). Not read by the pipeline. */
   flows?: FlowPolicy;
+  /** The transformer model stage (only where the gateway has a model): off, uncertain (the cascade) or all. */
+  modelStage: ModelStage;
 }
 
 export const DEFAULT_POLICY: TenantPolicy = {
@@ -107,6 +114,7 @@ export const DEFAULT_POLICY: TenantPolicy = {
   neutralizeCauses: false,
   systemMessages: 'secrets_only',
   contentParts: 'inspect',
+  modelStage: 'uncertain',
 };
 
 /** Entity risk state read by the caller before inspection (layer 8 reads it, never writes it). */
@@ -179,4 +187,32 @@ export interface Verdict {
   secrets: SecretFinding[];
   threat_family?: string;
   timings_ms: Record<string, number>;
+  /** Opinions beyond the pipeline's flags: the transformer model's score when it was consulted. */
+  layers?: { model?: ModelReport; judge?: JudgeReport };
+}
+
+/** What the LLM judge reports in a verdict (no content): its opinion, or why it gave none. */
+export interface JudgeReport {
+  verdict: 'attack' | 'benign' | 'none';
+  category?: 'injection' | 'harmful_content';
+  /** Llama Guard category codes (S1…S14). */
+  codes?: string[];
+  /** Why there is no opinion: timeout, error, unreadable, busy, rate_limited, budget_exhausted. */
+  reason?: string;
+  cached: boolean;
+}
+
+/** What the model stage reports in a verdict (no content). */
+export interface ModelReport {
+  /** Repository id (or folder) of the model. */
+  id: string;
+  /** Attack probability, the highest over the text's windows. */
+  score: number;
+  threshold: number;
+  /** attack: the model's score is at or above its operating point; benign below it. */
+  verdict: 'attack' | 'benign';
+  /** What the cascade did with it: raised (added a blocking flag), cleared (the embedded model's own flags demoted), none. */
+  effect: 'raised' | 'cleared' | 'none';
+  windows: number;
+  truncated: boolean;
 }

@@ -7,6 +7,7 @@ import { learnsFromTraffic } from '../evolution/entitlement.js';
 import { tenantPolicies } from '../policy/tenant-policies.js';
 import { observeVerdicts } from '../telemetry/observe.js';
 import { countVerdicts, type GuardPoint } from './exchange.js';
+import { reviewWithJudge } from '../judge/merge.js';
 
 export interface Item {
   content: string;
@@ -62,7 +63,10 @@ export async function judge(request: FastifyRequest, items: Item[], options: Jud
     ...(rulesTenant !== undefined ? { rulesTenant } : {}),
   }));
   const inspectStarted = performance.timeOrigin + performance.now();
-  const verdicts = await inspectCached(request, requests);
+  const inspected = await inspectCached(request, requests);
+  // The LLM judge, where configured: a second opinion on the uncertain band (it can add a block, never remove one).
+  const llm = request.server.services.llmJudge;
+  const verdicts = llm ? await reviewWithJudge(llm, tenantId ?? 'none', requests, inspected) : inspected;
   if (options.entity) await ers.record(options.entity, verdicts.map((v) => v.risk_level));
   request.verdictSummary = summarise(verdicts);
   observeVerdicts(request, requests.map((r) => r.kind), verdicts, before.shadowBanned, inspectStarted);

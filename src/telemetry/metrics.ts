@@ -15,6 +15,8 @@ export interface Metrics {
   readonly overhead: Histogram<'listener' | 'route'>;
   readonly upstream: Histogram<'route'>;
   readonly verdicts: Counter<'kind' | 'action' | 'risk_level' | 'tenant'>;
+  /** Texts the transformer model stage scored, by its verdict and what the cascade did with it. */
+  readonly model: Counter<'verdict' | 'effect'>;
   readonly layers: Histogram<'layer'>;
   readonly shadowBanned: Counter<'tenant'>;
   readonly refusals: Counter<'reason' | 'tenant'>;
@@ -49,7 +51,7 @@ export function familyLabel(family: string | undefined): string {
 }
 
 /** The layer names a verdict's timings_ms may carry; anything else is not observed (bounded label set). */
-export const LAYER_NAMES: ReadonlySet<string> = new Set([...PIPELINE_LAYERS, 'rules', 'total']);
+export const LAYER_NAMES: ReadonlySet<string> = new Set([...PIPELINE_LAYERS, 'model', 'judge', 'rules', 'total']);
 export const KIND_NAMES: ReadonlySet<string> = new Set(KINDS);
 export const RISK_NAMES: ReadonlySet<string> = new Set(RISK_LEVELS);
 
@@ -101,6 +103,12 @@ function createMetrics(services: Services): Metrics {
       name: 'bastion_verdicts_total',
       help: 'Inspection verdicts by kind, action and risk level',
       labelNames: ['kind', 'action', 'risk_level', ...tenantLabels],
+      registers,
+    }),
+    model: new Counter({
+      name: 'bastion_model_verdicts_total',
+      help: 'Texts the transformer model stage scored, by its verdict (attack, benign) and effect on the final verdict (raised, cleared, none)',
+      labelNames: ['verdict', 'effect'],
       registers,
     }),
     layers: new Histogram({

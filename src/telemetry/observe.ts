@@ -58,6 +58,8 @@ export function observeVerdicts(request: FastifyRequest, kinds: readonly Kind[],
     metrics.verdicts.inc({ kind, action: verdict.action, risk_level: risk, ...tenant });
     // Cache hits carry `cache: 0` and no layer timings: only verdicts the pool computed feed the layer histograms.
     if ('cache' in verdict.timings_ms) return;
+    const model = verdict.layers?.model;
+    if (model) metrics.model.inc({ verdict: model.verdict === 'attack' ? 'attack' : 'benign', effect: model.effect === 'raised' || model.effect === 'cleared' ? model.effect : 'none' });
     for (const [layer, ms] of Object.entries(verdict.timings_ms)) {
       if (LAYER_NAMES.has(layer) && Number.isFinite(ms)) metrics.layers.observe({ layer }, ms / 1000);
     }

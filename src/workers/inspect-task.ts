@@ -1,4 +1,7 @@
 import { threadId } from 'node:worker_threads';
+import { workerData } from 'piscina';
+import type { ModelSettings } from '../models/folder.js';
+import type { LoadedModel } from '../models/runtime.js';
 import { inspect } from '../inspect/pipeline.js';
 import { LAYERS } from '../inspect/registry.js';
 import { compileRules, EMPTY_RULES, type CompiledRules } from '../inspect/rules/compile.js';
@@ -67,15 +70,36 @@ function rulesFor(set: ActiveSet, tenant: string | undefined): CompiledRules {
   return compiled;
 }
 
+// The transformer model, when the gateway has one (BASTION_MODEL): loaded by this thread's first task (the pool's
+// warm-up), with its runtime. Without one, neither the model stage nor onnxruntime is ever imported.
+const modelSettings = (workerData as { model?: ModelSettings } | undefined)?.model;
+let stage: Promise<{ model: LoadedModel; inspectWithModel: typeof import('../models/stage.js').inspectWithModel }> | undefined;
+function modelStage() {
+  stage ??= Promise.all([import('../models/runtime.js'), import('../models/stage.js')]).then(async ([runtime, { inspectWithModel }]) => ({
+    model: await runtime.loadModel(modelSettings!),
+    inspectWithModel,
+  }));
+  return stage;
+}
+
 /**
  * Runs inside a pool thread: the pure pipeline over each request of the task (one for /filter, up to
  * the batch limit for /filter/batch). A throwing layer rejects the task; the caller answers 5xx.
+ * With a model, the task is asynchronous (the model stage awaits onnxruntime) and still runs one request at a time.
  */
-export default function inspectTask(task: InspectTask): InspectResult {
+export default function inspectTask(task: InspectTask): InspectResult | Promise<InspectResult> {
   if (task.rulesVersion !== undefined && task.rulesVersion !== active.version) {
     if (!task.rules) return { stale: true, threadId, rulesVersion: active.version };
     active = adopt(task.rulesVersion, task.rules);
   }
+  if (modelSettings) return inspectAll(task.requests, active);
   const verdicts = task.requests.map(({ rulesTenant, ...request }) => inspect(request, LAYERS, rulesFor(active, rulesTenant)));
   return { verdicts, threadId, rulesVersion: active.version };
+}
+
+async function inspectAll(requests: ScopedRequest[], set: ActiveSet): Promise<InspectResult> {
+  const { model, inspectWithModel } = await modelStage();
+  const verdicts: Verdict[] = [];
+  for (const { rulesTenant, ...request } of requests) verdicts.push(await inspectWithModel(request, LAYERS, rulesFor(set, rulesTenant), model));
+  return { verdicts, threadId, rulesVersion: set.version };
 }

@@ -5,6 +5,7 @@ import type { DynamicRule, InspectionRequest, Verdict } from '../inspect/types.j
 import { coalesce } from './coalesce.js';
 import { createDispatcher, type DispatchCounts } from './dispatch.js';
 import type { InspectResult, InspectTask } from './inspect-task.js';
+import type { ModelSettings } from '../models/folder.js';
 
 export interface InspectorOptions {
   /** 0 = available cores. */
@@ -15,6 +16,8 @@ export interface InspectorOptions {
   timeoutMs: number;
   /** Worker module; tests inject faulty ones to prove failures never become "allowed". */
   workerUrl?: URL;
+  /** The transformer model each thread loads (src/models/); absent: no model stage, no model runtime loaded. */
+  model?: ModelSettings;
 }
 
 /** The evolution loop's active rules, versioned by the main thread. */
@@ -41,6 +44,8 @@ export interface Inspector {
 /** The Piscina pool that runs the pipeline off the event loop (src/workers/inspect-task.ts). */
 /** See the pool's resourceLimits. */
 const WORKER_YOUNG_GENERATION_MB = 8;
+/** How long closing a pool with a model waits for tasks still running past their deadline. */
+const CLOSE_WAIT_MS = 10_000;
 
 export function createInspectorPool(options: InspectorOptions): Inspector {
   const threads = options.threads || availableParallelism();
@@ -54,6 +59,7 @@ export function createInspectorPool(options: InspectorOptions): Inspector {
     // An inspection's garbage is short-lived and small: an 8 MB young generation per thread (V8 otherwise lets it grow
     // to 48 MB under load) keeps each worker's resident memory about 10 MB lower (npm run bench:proxy, RSS figures).
     resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB },
+    ...(options.model ? { workerData: { model: options.model } } : {}),
   });
   // Our own admission bound: Piscina hands tasks to busy threads, so its maxQueue does not cap waiting work.
   const capacity = threads + options.maxQueue;
@@ -62,9 +68,26 @@ export function createInspectorPool(options: InspectorOptions): Inspector {
   const versions = new Map<number, number>();
   // Tasks wait here, not in Piscina's queue, so a task whose requests are gone can be dropped without killing a thread.
   const dispatcher = createDispatcher(threads, options.timeoutMs);
+  // A missed deadline normally aborts the task and Piscina replaces its thread. A thread inside onnxruntime must not be
+  // terminated mid-run (a native session torn down under a running inference can take the whole process with it), and
+  // a replacement would reload the model inside some request's deadline: with a model, the caller gets its 504 at once
+  // and the thread finishes the task (bounded by the model's window limit), its result dropped.
+  const unfinished = new Set<Promise<unknown>>();
+  const runUntil = (task: InspectTask, signal: AbortSignal): Promise<unknown> => {
+    if (!options.model) return pool.run(task, { signal });
+    const running = pool.run(task);
+    unfinished.add(running);
+    running.catch(() => {}).finally(() => unfinished.delete(running));
+    return new Promise((resolve, reject) => {
+      const onAbort = () => reject(signal.reason);
+      if (signal.aborted) return onAbort();
+      signal.addEventListener('abort', onAbort, { once: true });
+      running.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+    });
+  };
   // Tasks carry only the version; the full set travels once per thread and version (after a `stale` answer).
   const run = async (task: InspectTask, deadline = true, gone?: AbortSignal, since?: number): Promise<Verdict[] | InspectResult> => {
-    const result = (await (deadline ? dispatcher.submit((signal) => pool.run(task, { signal }), gone, since) : pool.run(task))) as
+    const result = (await (deadline ? dispatcher.submit((signal) => runUntil(task, signal), gone, since) : pool.run(task))) as
       | Verdict[]
       | InspectResult;
     if (!Array.isArray(result)) {
@@ -113,7 +136,11 @@ export function createInspectorPool(options: InspectorOptions): Inspector {
       // No deadline: loading the pipeline is what warm-up is for.
       await Promise.all(Array.from({ length: threads }, () => run(task, false)));
     },
-    close: () => pool.destroy(),
+    async close() {
+      // Tasks whose callers were answered 504 may still run: destroying the pool under them is what runUntil avoids.
+      if (unfinished.size > 0) await Promise.race([Promise.allSettled([...unfinished]), new Promise((r) => setTimeout(r, CLOSE_WAIT_MS).unref())]);
+      await pool.destroy();
+    },
   };
 }
 

@@ -39,7 +39,7 @@ export const DemoBody = Type.Object(
 );
 
 const Flag = Type.Object({
-  layer: Type.Union(LAYER_NAMES.map((l) => Type.Literal(l))),
+  layer: Type.Union([...LAYER_NAMES, 'model' as const, 'judge' as const].map((l) => Type.Literal(l))),
   type: Type.String(),
   score: Type.Number(),
   detail: Type.Optional(Type.String()),
@@ -58,6 +58,30 @@ export const VerdictResponse = Type.Object({
   threat_family: Type.Optional(Type.String()),
   ers: Type.Object({ score: Type.Number(), shadow_banned: Type.Boolean() }),
   timings_ms: Type.Record(Type.String(), Type.Number()),
+  layers: Type.Optional(
+    Type.Object({
+      model: Type.Optional(
+        Type.Object({
+          id: Type.String(),
+          score: Type.Number(),
+          threshold: Type.Number(),
+          verdict: Type.Union([Type.Literal('attack'), Type.Literal('benign')]),
+          effect: Type.Union([Type.Literal('raised'), Type.Literal('cleared'), Type.Literal('none')]),
+          windows: Type.Integer(),
+          truncated: Type.Boolean(),
+        }, { description: "The transformer model's opinion, when the model stage consulted it" }),
+      ),
+      judge: Type.Optional(
+        Type.Object({
+          verdict: Type.Union([Type.Literal('attack'), Type.Literal('benign'), Type.Literal('none')]),
+          category: Type.Optional(Type.Union([Type.Literal('injection'), Type.Literal('harmful_content')])),
+          codes: Type.Optional(Type.Array(Type.String())),
+          reason: Type.Optional(Type.String()),
+          cached: Type.Boolean(),
+        }, { description: "The LLM judge's opinion, when it was asked" }),
+      ),
+    }),
+  ),
 });
 
 export const BatchResponse = Type.Object({ results: Type.Array(VerdictResponse) });
