@@ -11,12 +11,12 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url));
  */
 const FLOORS: readonly (readonly string[])[] = [
   // 0: pure cores and data: no I/O of their own, no framework.
-  ['src/errors.ts', 'src/config/', 'src/memory/', 'src/inspect/', 'src/agents/', 'src/payments/', 'src/tunnels/', 'src/ext/',
+  ['src/errors.ts', 'src/config/', 'src/memory/', 'src/inspect/', 'src/agents/', 'src/payments/', 'src/tunnels/', 'src/ext/', 'src/flows/',
     'src/auth/crypto-box.ts', 'src/auth/key-material.ts', 'src/auth/entitlements.ts', 'src/mcp/proxy/tool-pins.ts'],
-  // 1: state and the outside: databases, Redis, outbound HTTP to providers.
-  ['src/storage/', 'src/redis/', 'src/upstream/'],
-  // 2: services over state: credentials, limits, risk scores, policies, the worker pool, telemetry, reports.
-  ['src/auth/', 'src/limits/', 'src/ers/', 'src/policy/', 'src/workers/', 'src/telemetry/', 'src/financial/', 'src/neutralizer/', 'src/impact/'],
+  // 1: state and the outside: databases, Redis, outbound HTTP to providers, model files and their runtime.
+  ['src/storage/', 'src/redis/', 'src/upstream/', 'src/models/'],
+  // 2: services over state: credentials, limits, risk scores, policies, the worker pool, telemetry, reports, the LLM judge.
+  ['src/auth/', 'src/limits/', 'src/ers/', 'src/policy/', 'src/workers/', 'src/telemetry/', 'src/financial/', 'src/neutralizer/', 'src/impact/', 'src/judge/'],
   // 3: screening (judge) and the evolution loop it feeds.
   ['src/screening/', 'src/evolution/'],
   // 4: the listeners' routes and guards.
