@@ -13,6 +13,7 @@ import { writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import data from '../datasets/injected-documents.config.json' with { type: 'json' };
+import { mulberry32 } from '../src/inspect/semantic/hashing.js';
 import { readJsonl } from './lib/jsonl.js';
 
 interface SourceRow {
@@ -41,18 +42,8 @@ const arg = (name: string, fallback: number): number => {
   return at >= 0 ? Number(process.argv[at + 1]) : fallback;
 };
 
-/** mulberry32: a small seeded generator, so the file is the same on every run. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-const random = rng(data.seed);
+// Seeded, so the file is the same on every run.
+const random = mulberry32(data.seed);
 const pick = <T>(xs: readonly T[]): T => xs[Math.floor(random() * xs.length)];
 
 const rowsOf = (stem: string): SourceRow[] => readJsonl<SourceRow>(join(root, 'datasets', 'sources', `${stem}.jsonl`));
