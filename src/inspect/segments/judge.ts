@@ -184,7 +184,7 @@ export function judgeDocument(text: string): DocumentJudgement {
   const scanned = Math.min(text.length, config.limits.maxChars);
   let doc: ReturnType<typeof dominant> | undefined;
   const evidence = segments.map((s) => evidenceOf(text, s.start, s.end));
-  let top: SegmentVerdict | undefined;
+  const scored: SegmentVerdict[] = [];
   let cued = 0;
   const consider = (seg: ChannelSegment, span: Span, e: Evidence): void => {
     // Whether the segment breaks from the document matters only next to other evidence: computed then.
@@ -196,7 +196,7 @@ export function judgeDocument(text: string): DocumentJudgement {
     }
     const [score, reason] = scoreOf(e, seg.channel, brk);
     if (score > 0) cued++;
-    if (score > 0 && (!top || score > top.score)) top = { start: span.start, end: span.end, score, channel: seg.channel, reason, mentioned: false };
+    if (score > 0) scored.push({ start: span.start, end: span.end, score, channel: seg.channel, reason, mentioned: false });
   };
   for (let i = 0; i < segments.length; i++) {
     const seg = segments[i];
@@ -207,9 +207,22 @@ export function judgeDocument(text: string): DocumentJudgement {
       consider(seg, { start: seg.start, end: next.end }, merge(evidence[i], evidence[i + 1]));
     }
   }
-  if (top && top.score > config.mentionCap) {
-    // A quotation or a discussion of an attack (a security bulletin, a training page) is a mention, not an order.
-    if (mentionStrength(provenanceOf(text, top)) !== 'none') top = { ...top, score: Math.min(top.score, config.mentionCap), mentioned: true };
+  // A quotation or a discussion of an attack (a security bulletin, a training page) is a mention, not an order: capped.
+  // Every candidate above the cap is checked, best first, so a quoted attack cannot hide a real one after it.
+  scored.sort((a, b) => b.score - a.score || a.start - b.start);
+  let top: SegmentVerdict | undefined = scored[0];
+  for (const candidate of scored.slice(0, config.limits.mentionChecks)) {
+    if (candidate.score <= config.mentionCap) break;
+    // Only a quotation (or code) framed as an example counts: security words near an unquoted order are easy to add.
+    if (mentionStrength(provenanceOf(text, candidate)) !== 'strong') {
+      top = candidate;
+      break;
+    }
+    if (top === candidate) top = { ...candidate, score: Math.min(candidate.score, config.mentionCap), mentioned: true };
+  }
+  if (top?.mentioned) {
+    const below = scored.find((c) => c.score <= config.mentionCap);
+    if (below && below.score > top.score) top = below;
   }
   return { ...(top ? { top } : {}), segments: segments.length, cued };
 }
