@@ -80,7 +80,8 @@ function evidenceOf(text: string, start: number, end: number): Evidence {
   for (const action of ACTIONS) {
     if (!has(bits, action)) continue;
     if (action === 'send' && !(object || TARGET.test(slice))) continue;
-    if (action === 'reveal' && !object) continue;
+    // Revealing the instructions or the conversation is an attack; sending them somewhere needs an address.
+    if (action === 'reveal' && !(object || has(bits, 'promptObject'))) continue;
     actions.push(action);
   }
   return {
@@ -127,7 +128,7 @@ function scoreOf(e: Evidence, channel: Channel, brk: boolean): [number, string] 
   // "Your response" / "the user" is how documents speak to their readers too; with an override, a break from the
   // document or active markup it speaks to the assistant.
   if (e.addressedWeak && e.override) candidates.push([scores.weakAddressedOverride, 'weak_address+override']);
-  if (e.addressedWeak && brk) candidates.push([scores.weakAddressedBreak, 'weak_address+break']);
+  if (e.response && brk) candidates.push([scores.weakAddressedBreak, 'response+break']);
   if ((e.addressed || e.addressedWeak) && e.actions.includes('markup')) candidates.push([scores.addressedMarkup, 'address+markup']);
   if (e.addressed && e.response) candidates.push([scores.addressedTwice, 'addressed+response']);
   if (e.override && brk) candidates.push([scores.overrideBreak, 'override+break']);

@@ -8,7 +8,7 @@ import { AhoCorasick } from '../semantic/aho-corasick.js';
  * Entries in scripts written without spaces (Han, kana, Thai) match anywhere.
  */
 
-export const CONCEPTS = ['aiName', 'aiNameWeak', 'second', 'functionalStrong', 'functionalWeak', 'override', 'object', 'send', 'tool', 'reveal', 'payment', 'recipient', 'destroy', 'task'] as const;
+export const CONCEPTS = ['aiName', 'aiNameWeak', 'second', 'functionalStrong', 'functionalWeak', 'override', 'object', 'promptObject', 'send', 'tool', 'reveal', 'payment', 'recipient', 'destroy', 'task'] as const;
 export type Concept = (typeof CONCEPTS)[number];
 
 const NO_SPACES = /^[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}]/u;
@@ -30,6 +30,7 @@ const lists: Array<[Concept, readonly string[]]> = [
   ['functionalWeak', config.functionalWeak],
   ['override', config.override],
   ['object', config.sensitiveObjects],
+  ['promptObject', config.promptObjects],
   ['send', config.actions.send],
   ['tool', config.actions.tool],
   ['reveal', config.actions.reveal],
