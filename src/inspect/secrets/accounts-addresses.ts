@@ -58,38 +58,58 @@ const STREET_EU = new RegExp(
 );
 /** French order: number, street word, name, comma, postcode, town. */
 const STREET_FR = /\d{1,4}(?:\s?(?:bis|ter))?,?\s{1,3}(?:rue|avenue|boulevard|bd|chemin|allée|impasse|place|quai)\s{1,3}[^\n,]{2,40},\s{0,3}\d{5}\s{1,3}[\p{Lu}][\p{L} '’-]{1,30}/giu;
-const ADDRESS_LABEL = new RegExp(`(?<![\\p{L}_.-])(?:${alternation(config.labels.address)})(?![\\p{L}])\\s{0,3}[:：]\\s{0,3}([^\\n]{6,120})`, 'giu');
+const AFTER_ADDRESS_LABEL = /^\s{0,3}[:：]\s{0,3}([^\n]{6,120})/u;
+const NOT_POSTAL = /@|^\d{1,3}(?:\.\d{1,3}){3}|^[0-9a-f:]{6,}$|^0x[0-9a-f]+|^[\w.-]+:\d+\b|:\/\//i;
 
 /** Gates: a capitalised street type followed by a comma (EN), a postcode followed by a capitalised town (EU, FR). */
 const EN_HINT = new RegExp(`\\b(?:${alternation(config.streetTypes.map((w) => w[0].toUpperCase() + w.slice(1)))})\\.?,`);
-const POSTCODE_TOWN = /\d{4,5}(?:\s?[A-Z]{2})?\s{1,3}\p{Lu}/u;
+const STREET_WORDS = config.streetWords.filter((w) => w.length >= 3);
+const POSTCODE_TOWN = /\d{4,5}(?:\s?[A-Z]{2})?\s{1,3}\p{Lu}/gu;
 
 export function scanAddresses(text: string, out: Candidate[], hits: ReadonlySet<string>): void {
   if (!/\d/.test(text)) return;
   const push = (start: number, end: number): void => {
     out.push({ type: 'street_address', start, end, priority: PRIORITY.phone - 5, pii: true });
   };
-  const shapes = [...(EN_HINT.test(text) ? [STREET_EN] : []), ...(POSTCODE_TOWN.test(text) ? [STREET_EU, STREET_FR] : [])];
-  {
-    for (const re of shapes) {
-      re.lastIndex = 0;
-      for (let m = re.exec(text); m !== null; m = re.exec(text)) {
-        // The start boundary is checked here rather than by a leading lookbehind tried at every position.
-        if (m.index > 0 && /[\p{L}\p{N}]/u.test(text[m.index - 1])) {
-          re.lastIndex = m.index + 1;
-          continue;
-        }
-        push(m.index, m.index + m[0].trimEnd().length);
+  const lower = text.toLowerCase();
+  const seen = new Set<number>();
+  const run = (re: RegExp, from: number, to: number): void => {
+    const part = text.slice(from, to);
+    re.lastIndex = 0;
+    for (let m = re.exec(part); m !== null; m = re.exec(part)) {
+      const start = from + m.index;
+      // The start boundary is checked here rather than by a leading lookbehind tried at every position.
+      if ((start > 0 && /[\p{L}\p{N}]/u.test(text[start - 1])) || seen.has(start)) {
+        re.lastIndex = m.index + 1;
+        continue;
       }
+      seen.add(start);
+      push(start, start + m[0].trimEnd().length);
+    }
+  };
+  if (EN_HINT.test(text)) run(STREET_EN, 0, text.length);
+  // The European shapes end in a postcode and a town: they are tried only in the stretch before each postcode.
+  if (STREET_WORDS.some((w) => lower.includes(w))) {
+    POSTCODE_TOWN.lastIndex = 0;
+    for (let m = POSTCODE_TOWN.exec(text); m !== null; m = POSTCODE_TOWN.exec(text)) {
+      const from = Math.max(0, m.index - 90);
+      run(STREET_EU, from, m.index + 40);
+      run(STREET_FR, from, m.index + 40);
     }
   }
   if (!hits.has('address')) return;
-  ADDRESS_LABEL.lastIndex = 0;
-  for (let m = ADDRESS_LABEL.exec(text); m !== null; m = ADDRESS_LABEL.exec(text)) {
-    const value = m[1].trimEnd();
-    // An address has a number (house, postcode) and words; "Address: see below" or an IP or e-mail address does not.
-    if (!/\d/.test(value) || !/\p{L}{2}/u.test(value) || /@|^\d{1,3}(?:\.\d{1,3}){3}|^[0-9a-f:]{6,}$|^0x[0-9a-f]+|^[\w.-]+:\d+\b|:\/\//i.test(value)) continue;
-    const start = m.index + m[0].length - m[1].length;
-    push(start, start + value.length);
+  // Labels are found by substring search (a Unicode case-insensitive alternation over the whole text costs far more).
+  if (lower.length !== text.length) return;
+  for (const word of config.labels.address) {
+    for (let i = lower.indexOf(word); i >= 0; i = lower.indexOf(word, i + 1)) {
+      if (/[\p{L}_.-]/u.test(text[i - 1] ?? ' ') || /\p{L}/u.test(text[i + word.length] ?? ' ')) continue;
+      const m = AFTER_ADDRESS_LABEL.exec(text.slice(i + word.length, i + word.length + 130));
+      if (!m) continue;
+      const value = m[1].trimEnd();
+      // An address has a number (house, postcode) and words; "Address: see below" or an IP or e-mail address does not.
+      if (!/\d/.test(value) || !/\p{L}{2}/u.test(value) || NOT_POSTAL.test(value)) continue;
+      const start = i + word.length + m[0].length - m[1].length;
+      push(start, start + value.length);
+    }
   }
 }

@@ -60,11 +60,8 @@ const RULES: readonly IdRule[] = [
   { type: 'passport_number', re: rx('[A-Z]{0,2}\\d{6,9}|\\d{2}[A-Z]{2}\\d{5}|[CFGHJKLMNPRTVWXYZ][CFGHJKLMNPRTVWXYZ0-9]{8}'), need: 'always', labels: 'passport', valid: (s) => !/^(\d)\1+$/.test(s) },
 ];
 
-const escape = (w: string): string => w.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
-/** One regex per label list: a label, then up to `labelWindow` characters on the same line up to the number. */
-const LABEL_RE = new Map<string, RegExp>(
-  Object.entries(config.labels).map(([key, words]) => [key, new RegExp(`(?:^|[^\\p{L}])(?:${words.map(escape).join('|')})(?![\\p{L}])[^\\n]{0,${config.labelWindow}}$`, 'iu')]),
-);
+const LABELS: Record<string, readonly string[]> = config.labels;
+const isLetter = (c: string | undefined): boolean => c !== undefined && /\p{L}/u.test(c);
 
 const LABEL_WORDS = Object.entries(config.labels).flatMap(([key, words]) => words.map((w) => [key, w] as const));
 const LABEL_AUTOMATON = new AhoCorasick(LABEL_WORDS.map(([, w]) => w));
@@ -82,9 +79,22 @@ export function labelHits(lower: string): Set<string> {
   return hits;
 }
 
+/** A label of the list `key` ends within `labelWindow` characters before `start`, on the same line, as a whole word. */
 export function labelledBefore(text: string, start: number, key: string): boolean {
-  const re = LABEL_RE.get(key);
-  return re !== undefined && re.test(text.slice(Math.max(0, start - config.labelWindow - 40), start));
+  const words = LABELS[key];
+  if (!words) return false;
+  let window = text.slice(Math.max(0, start - config.labelWindow - 40), start);
+  const newline = window.lastIndexOf('\n');
+  if (newline >= 0) window = window.slice(newline + 1);
+  const lower = window.toLowerCase();
+  for (const w of words) {
+    for (let i = lower.lastIndexOf(w); i >= 0; i = i > 0 ? lower.lastIndexOf(w, i - 1) : -1) {
+      if (isLetter(lower[i - 1]) || isLetter(lower[i + w.length])) continue;
+      if (lower.length - (i + w.length) <= config.labelWindow) return true;
+      break;
+    }
+  }
+  return false;
 }
 
 const HAS_DIGITS = /\d\d/;
