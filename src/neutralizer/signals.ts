@@ -3,7 +3,7 @@ import type { LayerName } from '../inspect/types.js';
 
 /**
  * Every flag the pipeline can put in a verdict, as `layer` + `type` with the category the layer gives it. Types come
- * from the layer sources (src/inspect/layers/*, semantic/structure.ts, phishing/exfil.ts, effects/flags.ts,
+ * from the layer sources (src/inspect/layers/*, segments/apply.ts, semantic/structure.ts, phishing/exfil.ts, effects/flags.ts,
  * rules/apply.ts) and from config/injection-patterns.json. The secrets layer names each finding by its credential or
  * personal-data type (dozens, from the secret scanners), so it is listed as `*`: any secrets-layer type.
  * test/neutralizer/catalogue-agrees-with-the-pipeline.test.ts runs the real pipeline over attack and benign corpora
@@ -31,6 +31,7 @@ export const EMITTABLE: readonly EmittableSignal[] = [
   ...of('obfuscation', 'obfuscation', ['decode_budget_exceeded', 'escaped_text', 'spaced_letters', 'leetspeak', 'cipher_text', 'encoded_payload', 'nested_encoding', 'hidden_unicode_text', 'homoglyphs']),
   ...of('secrets', 'exfiltration', ['*', 'secret_exfiltration']),
   ...of('semantic', 'injection', ['prompt_injection', 'indirect_injection', ...patterns.patterns.map((p) => p.id), ...STRUCTURE_IDS, 'evolved_rule']),
+  ...of('causal', 'injection', ['addressed_instruction']),
   ...of('semantic', 'dangerous_action', ['dangerous_command', 'dangerous_command_indicator', 'dangerous_effect']),
   ...of('phishing', 'exfiltration', ['markdown_image_exfiltration', 'image_query_data', 'exfiltration_link']),
   ...of('phishing', 'social_engineering', ['deceptive_link', 'phishing_url', 'dangerous_uri']),

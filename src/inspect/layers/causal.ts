@@ -3,6 +3,7 @@ import { findCause } from '../causal/ablation.js';
 import { segmentsOf } from '../causal/segments.js';
 import { documentMention, lineEndAfter, lineStartBefore, mentionStrength, provenanceOf, type MentionStrength } from '../causal/provenance.js';
 import { modelKind, newSink } from '../semantic/featurize.js';
+import { applySegmentJudge } from '../segments/apply.js';
 import type { SemanticModel } from '../semantic/model.js';
 import type { Flag, InspectionContext, Layer, Span } from '../types.js';
 import { semanticModel } from './semantic.js';
@@ -55,60 +56,66 @@ export function createCausalLayer(model: SemanticModel): Layer {
   return {
     name: 'causal',
     run(ctx: InspectionContext) {
-      if (ctx.kind === 'tool_call') return;
-      const flags = ctx.flags.filter((f) => f.layer === 'semantic' && f.category !== 'dangerous_action' && f.score >= config.residualThreshold);
-      if (flags.length === 0) return;
-      const appInstructions = ctx.role === 'system' && ctx.policy.systemMessages === 'secrets_only';
-      let strongest: MentionStrength = 'none';
-      for (const flag of flags) {
-        if (MODEL_TYPES.has(flag.type) && appInstructions) {
-          ctx.signals['causal.app_instructions'] = 1;
-          continue;
-        }
-        if (MODEL_TYPES.has(flag.type)) {
-          const viewIndex = ctx.signals['semantic.view_index'] ?? 0;
-          const view = ctx.views[viewIndex] ?? ctx.views[0];
-          const chunk = { start: ctx.signals['semantic.chunk_start'] ?? 0, end: Math.min(ctx.signals['semantic.chunk_end'] ?? view.text.length, view.text.length) };
-          const result = findCause(model, view.text, chunk, modelKind(ctx.kind), sink);
-          ctx.signals['causal.rescores'] = result.rescores;
-          ctx.signals['causal.residual'] = Math.round(result.residual * 1000) / 1000;
-          let strength: MentionStrength = result.cause ? weakest(result.cause.segments.map((seg) => mentionStrength(provenanceOf(view.text, seg)))) : 'none';
-          const covered = result.cause ? result.cause.segments.reduce((n, seg) => n + seg.end - seg.start, 0) : 0;
-          if (strength === 'none' && (!result.cause || covered > 0.7 * (chunk.end - chunk.start))) {
-            // No separable cause: the risk is spread over the chunk, which is judged whole.
-            strength = documentMention(view.text, result.segments.length > 0 ? result.segments : [{ ...chunk, code: false }]);
-          }
-          if (strength !== 'none') {
-            cap(flag, strength);
-            strongest = stronger(strongest, strength);
-            continue;
-          }
-          if (!result.cause) {
-            ctx.signals['causal.operative'] = 1;
-            continue;
-          }
-          ctx.signals['causal.operative'] = 1;
-          // Spans in a decoded view map back to the encoded source they came from.
-          const spans: Span[] = viewIndex === 0 ? result.cause.segments.map((s) => ({ start: s.start, end: s.end })) : [flag.span ?? { start: 0, end: ctx.content.length }];
-          flag.span = spans[0];
-          if (ctx.policy.neutralizeCauses) {
-            ctx.neutralize.push(...spans);
-            ctx.signals['causal.neutralized'] = 1;
-          }
-        } else if (flag.span) {
-          // A pattern match is judged with the sentence around it: "such as \"ignore previous instructions\"".
-          const strength = mentionStrength(provenanceOf(ctx.content, enclosingSegment(ctx.content, flag.span)));
-          cap(flag, strength);
-          strongest = stronger(strongest, strength);
-          if (strength === 'none' && ctx.policy.neutralizeCauses) {
-            ctx.neutralize.push(enclosingSegment(ctx.content, flag.span));
-            ctx.signals['causal.neutralized'] = 1;
-          }
-        }
-      }
-      ctx.signals['causal.mention'] = STRENGTH_VALUE[strongest];
+      arbitrate(ctx);
+      // Tool results are also judged segment by segment, by whom each segment addresses (src/inspect/segments/).
+      applySegmentJudge(ctx);
     },
   };
+
+  function arbitrate(ctx: InspectionContext): void {
+    if (ctx.kind === 'tool_call') return;
+    const flags = ctx.flags.filter((f) => f.layer === 'semantic' && f.category !== 'dangerous_action' && f.score >= config.residualThreshold);
+    if (flags.length === 0) return;
+    const appInstructions = ctx.role === 'system' && ctx.policy.systemMessages === 'secrets_only';
+    let strongest: MentionStrength = 'none';
+    for (const flag of flags) {
+      if (MODEL_TYPES.has(flag.type) && appInstructions) {
+        ctx.signals['causal.app_instructions'] = 1;
+        continue;
+      }
+      if (MODEL_TYPES.has(flag.type)) {
+        const viewIndex = ctx.signals['semantic.view_index'] ?? 0;
+        const view = ctx.views[viewIndex] ?? ctx.views[0];
+        const chunk = { start: ctx.signals['semantic.chunk_start'] ?? 0, end: Math.min(ctx.signals['semantic.chunk_end'] ?? view.text.length, view.text.length) };
+        const result = findCause(model, view.text, chunk, modelKind(ctx.kind), sink);
+        ctx.signals['causal.rescores'] = result.rescores;
+        ctx.signals['causal.residual'] = Math.round(result.residual * 1000) / 1000;
+        let strength: MentionStrength = result.cause ? weakest(result.cause.segments.map((seg) => mentionStrength(provenanceOf(view.text, seg)))) : 'none';
+        const covered = result.cause ? result.cause.segments.reduce((n, seg) => n + seg.end - seg.start, 0) : 0;
+        if (strength === 'none' && (!result.cause || covered > 0.7 * (chunk.end - chunk.start))) {
+          // No separable cause: the risk is spread over the chunk, which is judged whole.
+          strength = documentMention(view.text, result.segments.length > 0 ? result.segments : [{ ...chunk, code: false }]);
+        }
+        if (strength !== 'none') {
+          cap(flag, strength);
+          strongest = stronger(strongest, strength);
+          continue;
+        }
+        if (!result.cause) {
+          ctx.signals['causal.operative'] = 1;
+          continue;
+        }
+        ctx.signals['causal.operative'] = 1;
+        // Spans in a decoded view map back to the encoded source they came from.
+        const spans: Span[] = viewIndex === 0 ? result.cause.segments.map((s) => ({ start: s.start, end: s.end })) : [flag.span ?? { start: 0, end: ctx.content.length }];
+        flag.span = spans[0];
+        if (ctx.policy.neutralizeCauses) {
+          ctx.neutralize.push(...spans);
+          ctx.signals['causal.neutralized'] = 1;
+        }
+      } else if (flag.span) {
+        // A pattern match is judged with the sentence around it: "such as \"ignore previous instructions\"".
+        const strength = mentionStrength(provenanceOf(ctx.content, enclosingSegment(ctx.content, flag.span)));
+        cap(flag, strength);
+        strongest = stronger(strongest, strength);
+        if (strength === 'none' && ctx.policy.neutralizeCauses) {
+          ctx.neutralize.push(enclosingSegment(ctx.content, flag.span));
+          ctx.signals['causal.neutralized'] = 1;
+        }
+      }
+    }
+    ctx.signals['causal.mention'] = STRENGTH_VALUE[strongest];
+  }
 }
 
 export const causalLayer: Layer = createCausalLayer(semanticModel);

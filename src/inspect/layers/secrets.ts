@@ -7,7 +7,7 @@ import { scanText } from '../secrets/scan.js';
 /**
  * Layer 3 (SPEC §1): secret redactor. Finds credentials (≈70 vendor formats, private keys,
  * JWTs, URLs with passwords, keyword-anchored passwords and secrets) and PII (email, phone,
- * payment card, IBAN, SSN, CPF, DNI) in the content and in the decoded views of layer 2,
+ * payment card, IBAN, SSN, national ids and passports, bank accounts, street addresses) in the content and in the decoded views of layer 2,
  * and records them in `ctx.secrets` for `redact()` to replace with `[REDACTED:<type>]`.
  *
  * Scores follow where the credential travels:

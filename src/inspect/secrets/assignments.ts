@@ -29,6 +29,16 @@ function isNetrcPassword(text: string, keyStart: number, key: string): boolean {
   return /(?:^|\n)[ \t]*(?:default|machine[ \t]+\S+)[ \t]+login[ \t]+\S+[ \t]+$/.test(before);
 }
 
+/**
+ * Inside an Amazon Resource Name (`arn:aws:secretsmanager:eu-west-1:123:secret:prod/db-AbC123`) `secret:` is a resource
+ * type and what follows it the resource's name: an identifier, never the secret's value.
+ */
+function insideArn(text: string, keyStart: number): boolean {
+  let p = keyStart;
+  while (p > 0 && keyStart - p < 256 && !/[\s"'=,(]/.test(text[p - 1])) p--;
+  return text.startsWith('arn:', p);
+}
+
 /** Cheap test run before classifying the key: is anything that could be an operator next? */
 function mayAssign(text: string, keyStart: number, keyEnd: number, key: string): boolean {
   const p = afterKey(text, keyEnd);
@@ -123,7 +133,7 @@ export function scanAssignments(text: string, out: Candidate[]): void {
       scanBearer(text, keyEnd, out);
       continue;
     }
-    if (!mayAssign(text, ks, keyEnd, key)) continue;
+    if (!mayAssign(text, ks, keyEnd, key) || insideArn(text, ks)) continue;
     const cls = classifyKey(key);
     if (!cls) continue;
     const op = operatorEnd(text, ks, keyEnd, key, cls);

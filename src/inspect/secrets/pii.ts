@@ -2,6 +2,8 @@ import { PII_DATA, PLACEHOLDERS } from './config.js';
 import { PRIORITY, type Candidate } from './candidate.js';
 import { cpfValid, dniValid, ibanValid, luhnValid } from './checksums.js';
 import { scanEmails } from './email.js';
+import { scanAddresses, scanBankAccounts } from './accounts-addresses.js';
+import { labelHits, scanNationalIds } from './national-ids.js';
 
 /**
  * Personal data with a checkable structure. Every numeric candidate comes from one digit-run
@@ -120,4 +122,9 @@ export function scanPii(text: string, out: Candidate[]): void {
   scanDigitRuns(text, out);
   scanIbans(text, out);
   scanDni(text, out);
+  if (!/\d/.test(text)) return;
+  const hits = labelHits(text.toLowerCase());
+  scanNationalIds(text, out, hits);
+  scanBankAccounts(text, out, hits);
+  scanAddresses(text, out, hits);
 }
