@@ -30,6 +30,7 @@ export const PolicySchema = Type.Object(
     neutralize_causes: Type.Optional(Type.Boolean({ description: 'Causal arbiter: neutralise an operative span instead of blocking, where possible' })),
     system_messages: Type.Optional(Type.Union([Type.Literal('secrets_only'), Type.Literal('inspect')], { description: "The app's own system/developer messages: secrets_only (the injection model alone never blocks them) or inspect" })),
     content_parts: Type.Optional(Type.Union([Type.Literal('inspect'), Type.Literal('block_unknown')], { description: 'Chat content parts that cannot be read as text: inspect (forward and report) or block_unknown (refuse)' })),
+    harmful_content: Type.Optional(Type.Union([Type.Literal('off'), Type.Literal('flag'), Type.Literal('block')], { description: 'A plain harmful operational ask in a prompt (malware, weapons, fraud, stalking, …): off (not judged), flag (allowed and reported; the default) or block. Harmful asks inside a jailbreak framing are blocked under every setting' })),
   },
   { additionalProperties: false },
 );
@@ -66,6 +67,7 @@ export function effectivePolicy(defaults: TenantPolicy, stored: StoredPolicy | u
     neutralizeCauses: stored.neutralize_causes ?? defaults.neutralizeCauses,
     systemMessages: stored.system_messages ?? defaults.systemMessages,
     contentParts: stored.content_parts ?? defaults.contentParts,
+    harmfulContent: stored.harmful_content ?? defaults.harmfulContent,
   };
 }
 
@@ -79,6 +81,7 @@ export function wirePolicy(policy: TenantPolicy): Required<StoredPolicy> {
     neutralize_causes: policy.neutralizeCauses,
     system_messages: policy.systemMessages,
     content_parts: policy.contentParts,
+    harmful_content: policy.harmfulContent,
   };
 }
 

@@ -51,6 +51,8 @@ export interface Flag {
   span?: Span;
   /** Threat-taxonomy category this flag supports (e.g. `injection`, `exfiltration`). */
   category?: string;
+  /** Threat family the flag names itself (e.g. `harmful_content/malware`), reported when it is the top flag. */
+  family?: string;
 }
 
 /** A credential or PII value found in the submitted content. */
@@ -93,6 +95,12 @@ export interface TenantPolicy {
    * 'inspect' (default) forwards them and reports them in the verdict; 'block_unknown' refuses the request.
    */
   contentParts: 'inspect' | 'block_unknown';
+  /**
+   * A plain harmful operational ask in a prompt (malware, weapons, fraud, stalking, … see config/concepts/harm.json):
+   * 'off' does not look, 'flag' (default) allows it and reports it (verdict flag `harmful_request`, metrics, console),
+   * 'block' blocks it. A harmful ask inside a jailbreak framing is blocked as `jailbreak` under every setting.
+   */
+  harmfulContent: 'off' | 'flag' | 'block';
 }
 
 export const DEFAULT_POLICY: TenantPolicy = {
@@ -103,6 +111,7 @@ export const DEFAULT_POLICY: TenantPolicy = {
   neutralizeCauses: false,
   systemMessages: 'secrets_only',
   contentParts: 'inspect',
+  harmfulContent: 'flag',
 };
 
 /** Entity risk state read by the caller before inspection (layer 8 reads it, never writes it). */

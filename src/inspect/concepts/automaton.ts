@@ -1,0 +1,179 @@
+/**
+ * The concept lexicons' matcher: an Aho–Corasick automaton (Aho & Corasick 1975) over the normal form of
+ * phrases.ts, built for thousands of phrases in many scripts. The semantic layer's dense transition table
+ * (src/inspect/semantic/aho-corasick.ts) would need states × alphabet cells — with Han, kana, Hangul, Thai and Arabic
+ * in the alphabet that is hundreds of megabytes — so transitions are kept sparse: the root's in a direct 64K table (it
+ * is where most steps land), every other state's in one open-addressing hash table, with failure links. Scanning is
+ * amortised O(1) per character.
+ *
+ * The text is normalised while it is scanned (lower case, separators collapsed to one space, padded), so no normalised
+ * copy is built: `normalChar` is the single definition of the normal form for phrases and text alike.
+ */
+
+const WORD = /[\p{L}\p{N}\p{M}]/u;
+const SPACE = 32;
+/** Normal code of each code unit: 0 = separator, else the lower-cased code unit. Filled lazily above ASCII. */
+const normal = new Uint16Array(65536);
+const known = new Uint8Array(65536);
+
+/** `=`, `+`, `#`: kept as tokens of their own. */
+function isKept(c: number): boolean {
+  return c === 61 || c === 43 || c === 35;
+}
+
+/** The normal form of one UTF-16 code unit: 0 for a separator. */
+export function normalChar(c: number): number {
+  if (known[c] === 1) return normal[c];
+  const s = String.fromCharCode(c);
+  let v = 0;
+  if (isKept(c)) v = c;
+  else if (WORD.test(s)) v = s.toLowerCase().charCodeAt(0);
+  normal[c] = v;
+  known[c] = 1;
+  return v;
+}
+
+/**
+ * Calls `step(code)` with the normal form of `text`: a leading space, each word character lower-cased, every run of
+ * separators as one space, kept symbols (= + #) as their own space-separated tokens, a trailing space.
+ */
+export function forEachNormal(text: string, step: (code: number) => void): void {
+  step(SPACE);
+  let spaced = true;
+  for (let i = 0; i < text.length; i++) {
+    const v = normalChar(text.charCodeAt(i));
+    if (v === 0) {
+      if (!spaced) step(SPACE);
+      spaced = true;
+    } else if (isKept(v)) {
+      if (!spaced) step(SPACE);
+      step(v);
+      step(SPACE);
+      spaced = true;
+    } else {
+      step(v);
+      spaced = false;
+    }
+  }
+  if (!spaced) step(SPACE);
+}
+
+export class SparseAutomaton {
+  private readonly root = new Int32Array(65536);
+  private readonly keyState: Int32Array;
+  private readonly keyCode: Uint16Array;
+  private readonly value: Int32Array;
+  private readonly mask: number;
+  private readonly fail: Int32Array;
+  private readonly outStart: Int32Array;
+  private readonly outIds: Int32Array;
+
+  /** `patterns` are literals already in normal form (phrases.ts). */
+  constructor(patterns: readonly string[]) {
+    const children: Array<Array<[number, number]>> = [[]];
+    const out: number[][] = [[]];
+    patterns.forEach((pattern, id) => {
+      let state = 0;
+      for (let i = 0; i < pattern.length; i++) {
+        const code = pattern.charCodeAt(i);
+        let next = children[state].find(([c]) => c === code)?.[1];
+        if (next === undefined) {
+          next = children.length;
+          children.push([]);
+          out.push([]);
+          children[state].push([code, next]);
+        }
+        state = next;
+      }
+      out[state].push(id);
+    });
+    const edges = children.reduce((n, list) => n + list.length, 0);
+    let size = 1024;
+    while (size < edges * 2) size *= 2;
+    this.mask = size - 1;
+    this.keyState = new Int32Array(size).fill(-1);
+    this.keyCode = new Uint16Array(size);
+    this.value = new Int32Array(size);
+    for (let s = 0; s < children.length; s++) for (const [code, next] of children[s]) this.put(s, code, next);
+    for (const [code, next] of children[0]) this.root[code] = next;
+
+    const fail = new Int32Array(children.length);
+    this.fail = fail;
+    const queue: number[] = children[0].map(([, next]) => next);
+    for (let head = 0; head < queue.length; head++) {
+      const state = queue[head];
+      out[state] = out[state].concat(out[fail[state]]);
+      for (const [code, next] of children[state]) {
+        fail[next] = this.step(fail[state], code);
+        queue.push(next);
+      }
+    }
+    this.outStart = new Int32Array(children.length + 1);
+    for (let s = 0; s < children.length; s++) this.outStart[s + 1] = this.outStart[s] + out[s].length;
+    this.outIds = Int32Array.from(out.flat());
+  }
+
+  private slot(state: number, code: number): number {
+    return (Math.imul(state, 0x9e3779b1) ^ Math.imul(code, 0x85ebca77)) & this.mask;
+  }
+
+  private put(state: number, code: number, next: number): void {
+    let i = this.slot(state, code);
+    while (this.keyState[i] !== -1) i = (i + 1) & this.mask;
+    this.keyState[i] = state;
+    this.keyCode[i] = code;
+    this.value[i] = next;
+  }
+
+  private get(state: number, code: number): number {
+    let i = this.slot(state, code);
+    for (;;) {
+      const k = this.keyState[i];
+      if (k === -1) return -1;
+      if (k === state && this.keyCode[i] === code) return this.value[i];
+      i = (i + 1) & this.mask;
+    }
+  }
+
+  /** The state after reading `code` in `state` (failure links followed). */
+  private step(state: number, code: number): number {
+    for (;;) {
+      if (state === 0) return this.root[code];
+      const next = this.get(state, code);
+      if (next >= 0) return next;
+      state = this.fail[state];
+    }
+  }
+
+  /**
+   * Scans the normal form of `text` (the loop of forEachNormal, inlined: this is the hot path); `onMatch(id, end)` per
+   * occurrence, `end` being the offset just past it in the normal form.
+   */
+  scan(text: string, onMatch: (id: number, end: number) => void): void {
+    let state = this.step(0, SPACE);
+    let pos = 1;
+    let spaced = true;
+    const n = text.length;
+    for (let i = 0; i <= n; i++) {
+      const c = i === n ? 0 : text.charCodeAt(i);
+      const v = i === n ? 0 : known[c] === 1 ? normal[c] : normalChar(c);
+      if (v === 0 || isKept(v)) {
+        if (!spaced) {
+          state = this.advance(state, SPACE, ++pos, onMatch);
+          spaced = true;
+        }
+        if (v !== 0) state = this.advance(this.advance(state, v, ++pos, onMatch), SPACE, ++pos, onMatch);
+      } else {
+        state = this.advance(state, v, ++pos, onMatch);
+        spaced = false;
+      }
+    }
+  }
+
+  private advance(state: number, code: number, pos: number, onMatch: (id: number, end: number) => void): number {
+    const next = this.step(state, code);
+    const { outStart, outIds } = this;
+    for (let k = outStart[next], end = outStart[next + 1]; k < end; k++) onMatch(outIds[k], pos);
+    return next;
+  }
+}

@@ -1,0 +1,53 @@
+import weights from '../../../config/concepts/weights.json' with { type: 'json' };
+import { readConcepts, type ConceptReading } from './lexicon.js';
+
+/**
+ * Harmful intent and jailbreak framing, judged from the concepts a prompt names (config/concepts/).
+ *
+ * A prompt is a harmful request when it names a harm family (harm.json) AND asks for it operationally: the
+ * evidence is summed with the weights of config/concepts/weights.json (family, second family, operational ask, softer
+ * ask, victim, wanting not to be caught) minus the cues of talking about harm (history, news, what is) and of
+ * defending against it (protect, detect, report, legally, safely), which an evasion cue cancels ("avoid detection"
+ * is not defence). A harmful request inside a framing (role-play, fiction, research pretext, translation task,
+ * hypothetical world, code completion, grandmother, developer mode, payload splitting) is a jailbreak.
+ * Sexual content involving minors needs no ask: naming it as a request is enough.
+ */
+
+export const HARM_FAMILIES: readonly string[] = Object.keys(weights.familyLabels);
+export const FRAMES = ['roleplay', 'fiction', 'research_pretext', 'translation', 'hypothetical', 'code_completion', 'grandmother', 'developer_mode', 'payload_splitting'] as const;
+
+export interface HarmJudgement {
+  /** Harm families named, most specific first (csam before the rest). */
+  families: string[];
+  /** Framings present. */
+  frames: string[];
+  /** The summed evidence (weights.json); `harmful` when ≥ weights.threshold. */
+  score: number;
+  harmful: boolean;
+  /** A harmful request inside a framing. */
+  jailbreak: boolean;
+}
+
+const W = weights.evidence;
+
+export function judgeHarm(text: string, reading: ConceptReading = readConcepts(text)): HarmJudgement {
+  const families = HARM_FAMILIES.filter((f) => reading.has(`harm:${f}`));
+  const csam = reading.has('harm:csam') || (reading.has('sexual') && reading.has('minor'));
+  if (csam && !families.includes('csam')) families.unshift('csam');
+  const frames = FRAMES.filter((f) => reading.has(`frame:${f}`));
+  if (families.length === 0) return { families, frames, score: 0, harmful: false, jailbreak: false };
+  const evasion = reading.has('evasion');
+  const operational = reading.has('operational');
+  let score = W.family;
+  if (families.length > 1) score += W.secondFamily;
+  if (operational) score += W.operational;
+  if (reading.has('asks')) score += W.ask;
+  if (reading.has('targets')) score += W.target;
+  if (evasion) score += W.evasion;
+  if (reading.has('about')) score -= W.about;
+  if (!evasion && (reading.has('protective') || reading.has('legit'))) score -= W.defensive;
+  if (csam && (operational || reading.has('asks'))) score = Math.max(score, weights.threshold);
+  const harmful = score >= weights.threshold;
+  const jailbreak = score >= weights.jailbreakThreshold && frames.length > 0 && (operational || evasion);
+  return { families, frames, score: Math.round(score * 100) / 100, harmful, jailbreak };
+}
