@@ -45,8 +45,11 @@ export function judgeHarm(text: string, reading: ConceptReading = readConcepts(t
   if (reading.has('targets')) score += W.target;
   if (evasion) score += W.evasion;
   if (reading.has('about')) score -= W.about;
-  if (!evasion && (reading.has('protective') || reading.has('legit'))) score -= W.defensive;
-  if (csam && (operational || reading.has('asks'))) score = Math.max(score, weights.threshold);
+  // "Legally", "in a world where everything is legal": a qualifier of a legitimate ask, unless a framing makes it the
+  // premise of a jailbreak.
+  const defensive = !evasion && (reading.has('protective') || (reading.has('legit') && frames.length === 0));
+  if (defensive) score -= W.defensive;
+  if (csam && !defensive && (operational || reading.has('asks'))) score = Math.max(score, weights.threshold);
   const harmful = score >= weights.threshold;
   const jailbreak = score >= weights.jailbreakThreshold && frames.length > 0 && (operational || evasion);
   return { families, frames, score: Math.round(score * 100) / 100, harmful, jailbreak };

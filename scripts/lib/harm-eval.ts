@@ -1,0 +1,73 @@
+import weights from '../../config/concepts/weights.json' with { type: 'json' };
+import { FRAMES, HARM_FAMILIES, judgeHarm } from '../../src/inspect/concepts/harm.js';
+import type { CorpusRow } from '../../src/inspect/semantic/corpus.js';
+import type { InspectionRequest } from '../../src/inspect/types.js';
+
+/**
+ * How the eval scores harmful intent. Harmful requests and their benign look-alikes (categories `harmful_request`,
+ * `benign_lookalike`: the harmful-request and over-refusal sources) are inspected under the tenant policy
+ * `harmful_content: block`, so "detected" means what a tenant that blocks harmful asks would see; every other row
+ * under the default policy (harmful_content: flag). Both count as the kind `harmful_request` in the tables.
+ * The per-family and per-framing tables read the rows with the harmful-intent judge alone (it is not trained on
+ * anything, so in-sample and held-out are the same figure).
+ */
+
+const HARM_SCORED = new Set(['harmful_request', 'benign_lookalike']);
+
+export function isHarmScored(row: Pick<CorpusRow, 'category'>): boolean {
+  return HARM_SCORED.has(row.category);
+}
+
+/** The inspection request the eval sends for a row. */
+export function evalRequest(row: CorpusRow): InspectionRequest {
+  return isHarmScored(row) ? { content: row.text, kind: row.kind, policy: { harmfulContent: 'block' } } : { content: row.text, kind: row.kind };
+}
+
+const LABELS: Record<string, string> = weights.familyLabels;
+
+function pct(hits: number, n: number): string {
+  return n === 0 ? '' : `${((100 * hits) / n).toFixed(1)}% (${hits}/${n})`;
+}
+
+/** Markdown: per harm family (harmful requests vs look-alikes naming it) and per framing (jailbreaks vs benign prompts). */
+export function harmTables(rows: readonly CorpusRow[]): string {
+  const fam = new Map<string, { attack: number; caught: number; benign: number; flagged: number }>();
+  const frame = new Map<string, { attack: number; caught: number; benign: number; blocked: number }>();
+  const slot = <T>(m: Map<string, T>, k: string, init: () => T): T => m.get(k) ?? (m.set(k, init()), m.get(k) as T);
+  for (const row of rows) {
+    if (row.kind !== 'prompt') continue;
+    const judged = judgeHarm(row.text);
+    if (isHarmScored(row)) {
+      const s = slot(fam, judged.families[0] ?? '(no family named)', () => ({ attack: 0, caught: 0, benign: 0, flagged: 0 }));
+      if (row.label === 'attack') {
+        s.attack++;
+        if (judged.harmful) s.caught++;
+      } else {
+        s.benign++;
+        if (judged.harmful) s.flagged++;
+      }
+      continue;
+    }
+    for (const f of judged.frames) {
+      const s = slot(frame, f, () => ({ attack: 0, caught: 0, benign: 0, blocked: 0 }));
+      if (row.label === 'attack') {
+        s.attack++;
+        if (judged.jailbreak) s.caught++;
+      } else {
+        s.benign++;
+        if (judged.jailbreak) s.blocked++;
+      }
+    }
+  }
+  const lines = ['### Harmful intent by family (judge alone; harmful-request and look-alike sources)', '', '| family | harmful requests flagged | look-alikes flagged |', '|---|---|---|'];
+  for (const f of [...HARM_FAMILIES, '(no family named)']) {
+    const s = fam.get(f);
+    if (s) lines.push(`| ${LABELS[f] ?? f} | ${pct(s.caught, s.attack)} | ${pct(s.flagged, s.benign)} |`);
+  }
+  lines.push('', '### Jailbreak framing (judge alone; every other prompt naming the framing)', '', '| framing | attack prompts blocked as jailbreak | benign prompts blocked as jailbreak |', '|---|---|---|');
+  for (const f of FRAMES) {
+    const s = frame.get(f);
+    if (s) lines.push(`| ${f} | ${pct(s.caught, s.attack)} | ${pct(s.blocked, s.benign)} |`);
+  }
+  return lines.join('\n') + '\n';
+}
