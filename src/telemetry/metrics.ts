@@ -14,6 +14,8 @@ export interface Metrics {
   readonly overhead: Histogram<'listener' | 'route'>;
   readonly upstream: Histogram<'route'>;
   readonly verdicts: Counter<'kind' | 'action' | 'risk_level' | 'tenant'>;
+  /** Harmful requests and jailbreak framings the harmful-intent judge reported (flag type, harm family, action). */
+  readonly harmful: Counter<'type' | 'family' | 'action' | 'tenant'>;
   readonly layers: Histogram<'layer'>;
   readonly shadowBanned: Counter<'tenant'>;
   readonly refusals: Counter<'reason' | 'tenant'>;
@@ -86,6 +88,12 @@ function createMetrics(services: Services): Metrics {
       name: 'bastion_verdicts_total',
       help: 'Inspection verdicts by kind, action and risk level',
       labelNames: ['kind', 'action', 'risk_level', ...tenantLabels],
+      registers,
+    }),
+    harmful: new Counter({
+      name: 'bastion_harmful_intent_total',
+      help: 'Prompts the harmful-intent judge reported: type harmful_request (under the tenant policy harmful_content) or jailbreak, the harm family, and the action taken',
+      labelNames: ['type', 'family', 'action', ...tenantLabels],
       registers,
     }),
     layers: new Histogram({
