@@ -12,10 +12,12 @@ import type { InspectionRequest } from '../../src/inspect/types.js';
  * anything, so in-sample and held-out are the same figure).
  */
 
-const HARM_SCORED = new Set(['harmful_request', 'benign_lookalike']);
+/** Authored look-alikes of injections and routine operations (datasets/authored/GRID.md families): prompt FPR, not harm. */
+const NOT_HARM_FAMILIES = new Set(['override', 'reveal', 'exfil', 'ops']);
 
-export function isHarmScored(row: Pick<CorpusRow, 'category'>): boolean {
-  return HARM_SCORED.has(row.category);
+export function isHarmScored(row: Pick<CorpusRow, 'category' | 'family'>): boolean {
+  if (row.category === 'harmful_request') return true;
+  return row.category === 'benign_lookalike' && !NOT_HARM_FAMILIES.has(row.family ?? '');
 }
 
 /** The inspection request the eval sends for a row. */

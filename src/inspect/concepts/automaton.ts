@@ -1,10 +1,11 @@
 /**
  * The concept lexicons' matcher: an Aho–Corasick automaton (Aho & Corasick 1975) over the normal form of
- * phrases.ts, built for thousands of phrases in many scripts. The semantic layer's dense transition table
+ * phrases.ts, built for thousands of phrases in many scripts. A dense transition table over the whole alphabet
  * (src/inspect/semantic/aho-corasick.ts) would need states × alphabet cells — with Han, kana, Hangul, Thai and Arabic
- * in the alphabet that is hundreds of megabytes — so transitions are kept sparse: the root's in a direct 64K table (it
- * is where most steps land), every other state's in one open-addressing hash table, with failure links. Scanning is
- * amortised O(1) per character.
+ * in the alphabet that is hundreds of megabytes. So the table is dense only over the ASCII characters the phrases use
+ * (about 40 classes: most text read is ASCII, and those steps are one table read, failure links resolved at build
+ * time); every other character goes through the root's direct 64K table or one open-addressing hash table of the
+ * trie's edges, with failure links. Scanning is amortised O(1) per character.
  *
  * The text is normalised while it is scanned (lower case, separators collapsed to one space, padded), so no normalised
  * copy is built: `normalChar` is the single definition of the normal form for phrases and text alike.
@@ -67,6 +68,11 @@ export class SparseAutomaton {
   private readonly fail: Int32Array;
   private readonly outStart: Int32Array;
   private readonly outIds: Int32Array;
+  /** Class of each ASCII code unit occurring in a phrase (0: none, the step leads back to the root). */
+  private readonly asciiClass = new Uint8Array(128);
+  private readonly width: number;
+  /** ascii[state * width + class]: the complete DFA row of each state over the ASCII classes. */
+  private readonly ascii: Int32Array;
 
   /** `patterns` are literals already in normal form (phrases.ts). */
   constructor(patterns: readonly string[]) {
@@ -97,14 +103,30 @@ export class SparseAutomaton {
     for (let s = 0; s < children.length; s++) for (const [code, next] of children[s]) this.put(s, code, next);
     for (const [code, next] of children[0]) this.root[code] = next;
 
+    let classes = 0;
+    for (const pattern of patterns) {
+      for (let i = 0; i < pattern.length; i++) {
+        const code = pattern.charCodeAt(i);
+        if (code < 128 && this.asciiClass[code] === 0) this.asciiClass[code] = ++classes;
+      }
+    }
+    const width = classes + 1;
+    this.width = width;
+    const ascii = new Int32Array(children.length * width);
+    this.ascii = ascii;
+    for (const [code, next] of children[0]) if (code < 128) ascii[this.asciiClass[code]] = next;
+
     const fail = new Int32Array(children.length);
     this.fail = fail;
     const queue: number[] = children[0].map(([, next]) => next);
     for (let head = 0; head < queue.length; head++) {
       const state = queue[head];
       out[state] = out[state].concat(out[fail[state]]);
+      // Breadth-first, the failure state's row is complete: missing ASCII steps are its steps.
+      ascii.set(ascii.subarray(fail[state] * width, fail[state] * width + width), state * width);
       for (const [code, next] of children[state]) {
         fail[next] = this.step(fail[state], code);
+        if (code < 128) ascii[state * width + this.asciiClass[code]] = next;
         queue.push(next);
       }
     }
@@ -137,6 +159,7 @@ export class SparseAutomaton {
 
   /** The state after reading `code` in `state` (failure links followed). */
   private step(state: number, code: number): number {
+    if (code < 128) return this.ascii[state * this.width + this.asciiClass[code]];
     for (;;) {
       if (state === 0) return this.root[code];
       const next = this.get(state, code);

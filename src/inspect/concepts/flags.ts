@@ -23,6 +23,7 @@ const VIEW_BUDGET = 65536;
 
 export function judgeContext(ctx: InspectionContext): HarmJudgement | undefined {
   if (ctx.kind !== 'prompt' || ctx.role === 'system') return undefined;
+  // The very strings the semantic model's features read (a one-chunk prompt and its views): read once (lexicon.ts memo).
   const reading = readConcepts(ctx.content);
   let budget = VIEW_BUDGET;
   for (let i = 1; i < ctx.views.length; i++) {

@@ -1,5 +1,5 @@
 import weights from '../../../config/concepts/weights.json' with { type: 'json' };
-import { readConcepts, type ConceptReading } from './lexicon.js';
+import { conceptId, readConcepts, type ConceptReading } from './lexicon.js';
 
 /**
  * Harmful intent and jailbreak framing, judged from the concepts a prompt names (config/concepts/).
@@ -29,27 +29,31 @@ export interface HarmJudgement {
 }
 
 const W = weights.evidence;
+const FAMILY_IDS = HARM_FAMILIES.map((f) => conceptId(`harm:${f}`));
+const FRAME_IDS = FRAMES.map((f) => conceptId(`frame:${f}`));
+const ID = Object.fromEntries(['harm:csam', 'sexual', 'minor', 'operational', 'asks', 'targets', 'evasion', 'about', 'protective', 'legit'].map((n) => [n, conceptId(n)]));
 
 export function judgeHarm(text: string, reading: ConceptReading = readConcepts(text)): HarmJudgement {
-  const families = HARM_FAMILIES.filter((f) => reading.has(`harm:${f}`));
-  const csam = reading.has('harm:csam') || (reading.has('sexual') && reading.has('minor'));
+  const families = HARM_FAMILIES.filter((_, i) => reading.at(FAMILY_IDS[i]));
+  const csam = reading.at(ID['harm:csam']) || (reading.at(ID.sexual) && reading.at(ID.minor));
   if (csam && !families.includes('csam')) families.unshift('csam');
-  const frames = FRAMES.filter((f) => reading.has(`frame:${f}`));
+  const frames: string[] = FRAMES.filter((_, i) => reading.at(FRAME_IDS[i]));
   if (families.length === 0) return { families, frames, score: 0, harmful: false, jailbreak: false };
-  const evasion = reading.has('evasion');
-  const operational = reading.has('operational');
+  const evasion = reading.at(ID.evasion);
+  const operational = reading.at(ID.operational);
+  const asks = reading.at(ID.asks);
   let score = W.family;
   if (families.length > 1) score += W.secondFamily;
   if (operational) score += W.operational;
-  if (reading.has('asks')) score += W.ask;
-  if (reading.has('targets')) score += W.target;
+  if (asks) score += W.ask;
+  if (reading.at(ID.targets)) score += W.target;
   if (evasion) score += W.evasion;
-  if (reading.has('about')) score -= W.about;
+  if (reading.at(ID.about)) score -= W.about;
   // "Legally", "in a world where everything is legal": a qualifier of a legitimate ask, unless a framing makes it the
   // premise of a jailbreak.
-  const defensive = !evasion && (reading.has('protective') || (reading.has('legit') && frames.length === 0));
+  const defensive = !evasion && (reading.at(ID.protective) || (reading.at(ID.legit) && frames.length === 0));
   if (defensive) score -= W.defensive;
-  if (csam && !defensive && (operational || reading.has('asks'))) score = Math.max(score, weights.threshold);
+  if (csam && !defensive && (operational || asks)) score = Math.max(score, weights.threshold);
   const harmful = score >= weights.threshold;
   const jailbreak = score >= weights.jailbreakThreshold && frames.length > 0 && (operational || evasion);
   return { families, frames, score: Math.round(score * 100) / 100, harmful, jailbreak };

@@ -65,6 +65,13 @@ export const PHRASE_COUNT = partCounts.length;
 
 const conceptIndex = new Map(CONCEPTS.map((name, i) => [name, i]));
 
+/** Index of a concept in CONCEPTS (throws on a name the lexicons do not define: a typo is a bug, not a silent miss). */
+export function conceptId(name: string): number {
+  const id = conceptIndex.get(name);
+  if (id === undefined) throw new Error(`unknown concept ${name}`);
+  return id;
+}
+
 /** Which concepts a text names. */
 export class ConceptReading {
   /** present[i] = 1 when CONCEPTS[i] occurs. */
@@ -72,6 +79,11 @@ export class ConceptReading {
 
   has(name: string): boolean {
     return this.present[conceptIndex.get(name) ?? -1] === 1;
+  }
+
+  /** `has` by index (conceptId): the hot path of the judge. */
+  at(id: number): boolean {
+    return this.present[id] === 1;
   }
 
   names(): string[] {
@@ -85,8 +97,18 @@ export class ConceptReading {
   }
 }
 
-/** Reads `text` (any case, any punctuation) for every concept. */
+/**
+ * The last texts read and their concepts: the semantic layer reads a prompt's chunk and each decoded view for its
+ * model features, then the prompt and its views again for the harmful-intent judge — the same lower-cased strings.
+ */
+const MEMO_SIZE = 4;
+const memoText: Array<string | undefined> = new Array(MEMO_SIZE).fill(undefined);
+const memoPresent: Uint8Array[] = Array.from({ length: MEMO_SIZE }, () => new Uint8Array(CONCEPTS.length));
+let memoNext = 0;
+
+/** Reads `text` (any case, any punctuation) for every concept. The reading returned is the caller's to merge into. */
 export function readConcepts(text: string): ConceptReading {
+  for (let i = 0; i < MEMO_SIZE; i++) if (memoText[i] === text) return new ConceptReading(memoPresent[i].slice());
   const present = new Uint8Array(CONCEPTS.length);
   // Multi-part phrases: end of the last matched part, per phrase (-1: none yet).
   let chains: Map<number, number[]> | undefined;
@@ -104,5 +126,8 @@ export function readConcepts(text: string): ConceptReading {
     else if (ends[ref.part - 1] >= 0 && start >= ends[ref.part - 1] - 1 && start - ends[ref.part - 1] <= MAX_PART_GAP) ends[ref.part] = end;
     if (ends[ends.length - 1] >= 0) present[ref.concept] = 1;
   });
+  memoText[memoNext] = text;
+  memoPresent[memoNext].set(present);
+  memoNext = (memoNext + 1) % MEMO_SIZE;
   return new ConceptReading(present);
 }
