@@ -16,7 +16,9 @@ import { readConcepts } from './lexicon.js';
  */
 
 export const JAILBREAK_SCORE = 0.9;
-export const HARMFUL_REQUEST_SCORE = 0.6;
+export const HARMFUL_REQUEST_SCORE = 0.65;
+/** Below the decision layer's HIGH threshold (config/decision.json): MEDIUM, and below HARMFUL_REQUEST_SCORE so that the harm is the top flag. */
+const MODEL_CAP = 0.6;
 const LABELS: Record<string, string> = weights.familyLabels;
 /** Most decoded-view characters read per inspection. */
 const VIEW_BUDGET = 65536;
@@ -35,9 +37,22 @@ export function judgeContext(ctx: InspectionContext): HarmJudgement | undefined 
   return judgeHarm('', reading);
 }
 
+/**
+ * Runs after the semantic model flagged: returns the harmful-intent flags and, for a plain harmful request (no framing,
+ * no jailbreak technique, no instruction override), caps the injection model's own flag at MEDIUM. The model is trained
+ * on jailbreak sources full of harmful goals and cannot tell a plain harmful ask from an attack on the assistant; the
+ * judge can, and the tenant's harmful_content policy then decides (strict mode still blocks MEDIUM).
+ */
 export function harmFlags(ctx: InspectionContext): Flag[] {
   const judged = judgeContext(ctx);
   if (!judged || !judged.harmful) return [];
+  if (!judged.jailbreak && !judged.attackCues) {
+    for (const flag of ctx.flags) {
+      if (flag.layer !== 'semantic' || flag.type !== 'prompt_injection' || flag.score < MODEL_CAP) continue;
+      flag.score = MODEL_CAP;
+      flag.detail = `${flag.detail ?? flag.type}; a plain harmful request: capped, harmful_content=${ctx.policy.harmfulContent} decides`;
+    }
+  }
   const family = judged.families[0];
   const span = { start: 0, end: ctx.content.length };
   if (judged.jailbreak) {

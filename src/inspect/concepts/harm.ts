@@ -1,5 +1,5 @@
 import weights from '../../../config/concepts/weights.json' with { type: 'json' };
-import { conceptId, readConcepts, type ConceptReading } from './lexicon.js';
+import { CONCEPTS, conceptId, readConcepts, type ConceptReading } from './lexicon.js';
 
 /**
  * Harmful intent and jailbreak framing, judged from the concepts a prompt names (config/concepts/).
@@ -26,11 +26,17 @@ export interface HarmJudgement {
   harmful: boolean;
   /** A harmful request inside a framing. */
   jailbreak: boolean;
+  /**
+   * The text also names an attack on the assistant itself: a jailbreak technique (config/jailbreak-concepts.json) or an
+   * injection concept that overrides or replaces its instructions. Without one, a harmful request is only that.
+   */
+  attackCues: boolean;
 }
 
 const W = weights.evidence;
 const FAMILY_IDS = HARM_FAMILIES.map((f) => conceptId(`harm:${f}`));
 const FRAME_IDS = FRAMES.map((f) => conceptId(`frame:${f}`));
+const ATTACK_CUE_IDS = CONCEPTS.map((name, i) => (name.startsWith('jb:') || name === 'inj:override' || name === 'inj:new_instructions' || name === 'inj:system_prompt' ? i : -1)).filter((i) => i >= 0);
 const ID = Object.fromEntries(['harm:csam', 'sexual', 'minor', 'operational', 'asks', 'targets', 'evasion', 'about', 'protective', 'legit'].map((n) => [n, conceptId(n)]));
 
 export function judgeHarm(text: string, reading: ConceptReading = readConcepts(text)): HarmJudgement {
@@ -38,7 +44,8 @@ export function judgeHarm(text: string, reading: ConceptReading = readConcepts(t
   const csam = reading.at(ID['harm:csam']) || (reading.at(ID.sexual) && reading.at(ID.minor));
   if (csam && !families.includes('csam')) families.unshift('csam');
   const frames: string[] = FRAMES.filter((_, i) => reading.at(FRAME_IDS[i]));
-  if (families.length === 0) return { families, frames, score: 0, harmful: false, jailbreak: false };
+  const attackCues = ATTACK_CUE_IDS.some((id) => reading.at(id));
+  if (families.length === 0) return { families, frames, score: 0, harmful: false, jailbreak: false, attackCues };
   const evasion = reading.at(ID.evasion);
   const operational = reading.at(ID.operational);
   const asks = reading.at(ID.asks);
@@ -56,5 +63,5 @@ export function judgeHarm(text: string, reading: ConceptReading = readConcepts(t
   if (csam && !defensive && (operational || asks)) score = Math.max(score, weights.threshold);
   const harmful = score >= weights.threshold;
   const jailbreak = score >= weights.jailbreakThreshold && frames.length > 0 && (operational || evasion);
-  return { families, frames, score: Math.round(score * 100) / 100, harmful, jailbreak };
+  return { families, frames, score: Math.round(score * 100) / 100, harmful, jailbreak, attackCues };
 }
