@@ -7,7 +7,7 @@ import { combine, fnv1a, mix } from './hashing.js';
  * Pooled concept features: one feature per concept a chunk names, whatever words and language express it — the
  * jailbreak techniques of config/jailbreak-concepts.json (`concept:<name>`, restriction removal, refusal suppression,
  * persona persistence, …) and the multilingual lexicons of config/concepts/ (`cx:<name>`: injection concepts such as
- * override, reveal, system prompt, exfiltrate, the assistant as addressee; harm families, operational asks, framings).
+ * override, reveal, system prompt, exfiltrate, the assistant as addressee; the jailbreak framings).
  * Also the number of distinct jailbreak concepts (`concepts:2+`/`3+`/`4+`), the pairs of injection concepts, and the
  * harmful-intent judge's jailbreak reading (a framing around a harmful operational ask). Every feature is emitted
  * shared and conjoined with the content kind, like the word features. One automaton pass over the chunk
@@ -25,8 +25,13 @@ const NS_CONCEPT = 0x7c3a91e5;
 const hashOf = (name: string): number => combine(NS_CONCEPT, fnv1a(name));
 // The jailbreak concepts keep their historical names (`concept:<name>`), the rest are `cx:<name>`.
 const CONCEPT_HASH = CONCEPTS.map((name) => hashOf(name.startsWith('jb:') ? `concept:${name.slice(3)}` : `cx:${name}`));
-/** Concepts that name a harm rather than an attack on the assistant: read, but not features (see above). */
-const HARM_ONLY = CONCEPTS.map((name) => name.startsWith('harm:') || name === 'sexual' || name === 'minor' || name === 'targets');
+/**
+ * Only concepts of attacks on the assistant are features: jailbreak techniques, injection concepts, framings. The harm
+ * families (see above) and the request forms (asks, operational asks, talk-about and defensive cues) are read for the
+ * judge but are not features: ordinary prompts in every language are full of request forms, and a model that saw them
+ * mostly in the (more multilingual) attack rows learned to block a polite request in Hindi.
+ */
+const NOT_FEATURE = CONCEPTS.map((name) => !(name.startsWith('jb:') || name.startsWith('inj:') || name.startsWith('frame:')));
 const JAILBREAK = CONCEPTS.map((name) => name.startsWith('jb:'));
 const INJECTION = CONCEPTS.map((name, i) => (name.startsWith('inj:') ? i : -1)).filter((i) => i >= 0);
 const COUNT_HASH = [2, 3, 4].map((n) => hashOf(`concepts:${n}+`));
@@ -49,7 +54,7 @@ export function conceptFeatures(chunk: string, kindSalt: number, sink: FeatureSi
   const present = reading.present;
   let jailbreakConcepts = 0;
   for (let c = 0; c < present.length; c++) {
-    if (present[c] !== 1 || HARM_ONLY[c]) continue;
+    if (present[c] !== 1 || NOT_FEATURE[c]) continue;
     emit(CONCEPT_HASH[c], kindSalt, sink);
     if (JAILBREAK[c]) jailbreakConcepts++;
   }
