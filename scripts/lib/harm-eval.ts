@@ -31,45 +31,46 @@ function pct(hits: number, n: number): string {
   return n === 0 ? '' : `${((100 * hits) / n).toFixed(1)}% (${hits}/${n})`;
 }
 
+interface Tally {
+  attack: number;
+  caught: number;
+  benign: number;
+  wrong: number;
+}
+
+/** Counts one row into the tally of `key`: an attack caught, or a benign row wrongly caught. */
+function count(tallies: Map<string, Tally>, key: string, attack: boolean, caught: boolean): void {
+  const t = tallies.get(key) ?? { attack: 0, caught: 0, benign: 0, wrong: 0 };
+  tallies.set(key, t);
+  if (attack) {
+    t.attack++;
+    if (caught) t.caught++;
+  } else {
+    t.benign++;
+    if (caught) t.wrong++;
+  }
+}
+
 /** Markdown: per harm family (harmful requests vs look-alikes naming it) and per framing (jailbreaks vs benign prompts). */
 export function harmTables(rows: readonly CorpusRow[]): string {
-  const fam = new Map<string, { attack: number; caught: number; benign: number; flagged: number }>();
-  const frame = new Map<string, { attack: number; caught: number; benign: number; blocked: number }>();
-  const slot = <T>(m: Map<string, T>, k: string, init: () => T): T => m.get(k) ?? (m.set(k, init()), m.get(k) as T);
+  const families = new Map<string, Tally>();
+  const frames = new Map<string, Tally>();
   for (const row of rows) {
     if (row.kind !== 'prompt') continue;
     const judged = judgeHarm(row.text);
-    if (isHarmScored(row)) {
-      const s = slot(fam, judged.families[0] ?? '(no family named)', () => ({ attack: 0, caught: 0, benign: 0, flagged: 0 }));
-      if (row.label === 'attack') {
-        s.attack++;
-        if (judged.harmful) s.caught++;
-      } else {
-        s.benign++;
-        if (judged.harmful) s.flagged++;
-      }
-      continue;
-    }
-    for (const f of judged.frames) {
-      const s = slot(frame, f, () => ({ attack: 0, caught: 0, benign: 0, blocked: 0 }));
-      if (row.label === 'attack') {
-        s.attack++;
-        if (judged.jailbreak) s.caught++;
-      } else {
-        s.benign++;
-        if (judged.jailbreak) s.blocked++;
-      }
-    }
+    const attack = row.label === 'attack';
+    if (isHarmScored(row)) count(families, judged.families[0] ?? '(no family named)', attack, judged.harmful);
+    else for (const f of judged.frames) count(frames, f, attack, judged.jailbreak);
   }
   const lines = ['### Harmful intent by family (judge alone; harmful-request and look-alike sources)', '', '| family | harmful requests flagged | look-alikes flagged |', '|---|---|---|'];
   for (const f of [...HARM_FAMILIES, '(no family named)']) {
-    const s = fam.get(f);
-    if (s) lines.push(`| ${LABELS[f] ?? f} | ${pct(s.caught, s.attack)} | ${pct(s.flagged, s.benign)} |`);
+    const t = families.get(f);
+    if (t) lines.push(`| ${LABELS[f] ?? f} | ${pct(t.caught, t.attack)} | ${pct(t.wrong, t.benign)} |`);
   }
   lines.push('', '### Jailbreak framing (judge alone; every other prompt naming the framing)', '', '| framing | attack prompts blocked as jailbreak | benign prompts blocked as jailbreak |', '|---|---|---|');
   for (const f of FRAMES) {
-    const s = frame.get(f);
-    if (s) lines.push(`| ${f} | ${pct(s.caught, s.attack)} | ${pct(s.blocked, s.benign)} |`);
+    const t = frames.get(f);
+    if (t) lines.push(`| ${f} | ${pct(t.caught, t.attack)} | ${pct(t.wrong, t.benign)} |`);
   }
   return lines.join('\n') + '\n';
 }
