@@ -56,9 +56,10 @@ export function judgeHarm(text: string, reading: ConceptReading = readConcepts(t
   if (reading.at(ID.targets)) score += W.target;
   if (evasion) score += W.evasion;
   if (reading.at(ID.about)) score -= W.about;
-  // "Legally", "in a world where everything is legal": a qualifier of a legitimate ask, unless a framing makes it the
-  // premise of a jailbreak.
-  const defensive = !evasion && (reading.at(ID.protective) || (reading.at(ID.legit) && frames.length === 0));
+  // "Legally", "safely": a qualifier of a legitimate ask — unless a hypothetical world or developer mode makes
+  // legality the premise of a jailbreak ("in a world where everything is legal").
+  const premise = reading.at(FRAME_IDS[FRAMES.indexOf('hypothetical')]) || reading.at(FRAME_IDS[FRAMES.indexOf('developer_mode')]);
+  const defensive = !evasion && (reading.at(ID.protective) || (reading.at(ID.legit) && !premise));
   if (defensive) score -= W.defensive;
   if (csam && !defensive && (operational || asks)) score = Math.max(score, weights.threshold);
   const harmful = score >= weights.threshold;
