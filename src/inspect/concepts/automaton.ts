@@ -66,6 +66,10 @@ export class SparseAutomaton {
   private readonly value: Int32Array;
   private readonly mask: number;
   private readonly fail: Int32Array;
+  /** Per state, the labels its matches set (labIds[labStart[s] .. labStart[s + 1]), de-duplicated). */
+  private readonly labStart: Int32Array;
+  private readonly labIds: Int32Array;
+  /** Per state, the pattern ids reported through the callback (patterns without a label). */
   private readonly outStart: Int32Array;
   private readonly outIds: Int32Array;
   /** Class of each ASCII code unit occurring in a phrase (0: none, the step leads back to the root). */
@@ -74,8 +78,12 @@ export class SparseAutomaton {
   /** ascii[state * width + class]: the complete DFA row of each state over the ASCII classes. */
   private readonly ascii: Int32Array;
 
-  /** `patterns` are literals already in normal form (phrases.ts). */
-  constructor(patterns: readonly string[]) {
+  /**
+   * `patterns` are literals already in normal form (phrases.ts). `labels[id] ≥ 0`: a match of pattern `id` only sets
+   * that label in the scan's `marks` (no callback: most phrases only say "this concept is present"); otherwise, and
+   * without `labels`, it is reported to the callback with its position.
+   */
+  constructor(patterns: readonly string[], labels?: Int32Array) {
     const children: Array<Array<[number, number]>> = [[]];
     const out: number[][] = [[]];
     patterns.forEach((pattern, id) => {
@@ -130,9 +138,16 @@ export class SparseAutomaton {
         queue.push(next);
       }
     }
+    const labelled = out.map((ids) => [...new Set(ids.filter((id) => labels !== undefined && labels[id] >= 0).map((id) => (labels as Int32Array)[id]))]);
+    const reported = out.map((ids) => ids.filter((id) => labels === undefined || labels[id] < 0));
+    this.labStart = new Int32Array(children.length + 1);
     this.outStart = new Int32Array(children.length + 1);
-    for (let s = 0; s < children.length; s++) this.outStart[s + 1] = this.outStart[s] + out[s].length;
-    this.outIds = Int32Array.from(out.flat());
+    for (let s = 0; s < children.length; s++) {
+      this.labStart[s + 1] = this.labStart[s] + labelled[s].length;
+      this.outStart[s + 1] = this.outStart[s] + reported[s].length;
+    }
+    this.labIds = Int32Array.from(labelled.flat());
+    this.outIds = Int32Array.from(reported.flat());
   }
 
   private slot(state: number, code: number): number {
@@ -169,10 +184,11 @@ export class SparseAutomaton {
   }
 
   /**
-   * Scans the normal form of `text` (the loop of forEachNormal, inlined: this is the hot path); `onMatch(id, end)` per
-   * occurrence, `end` being the offset just past it in the normal form.
+   * Scans the normal form of `text` (the loop of forEachNormal, inlined: this is the hot path). A labelled match sets
+   * `marks[label] = 1`; any other is reported as `onMatch(id, end)`, `end` being the offset just past it in the normal
+   * form.
    */
-  scan(text: string, onMatch: (id: number, end: number) => void): void {
+  scan(text: string, onMatch: (id: number, end: number) => void, marks: Uint8Array = NO_MARKS): void {
     let state = this.step(0, SPACE);
     let pos = 1;
     let spaced = true;
@@ -182,21 +198,24 @@ export class SparseAutomaton {
       const v = i === n ? 0 : known[c] === 1 ? normal[c] : normalChar(c);
       if (v === 0 || isKept(v)) {
         if (!spaced) {
-          state = this.advance(state, SPACE, ++pos, onMatch);
+          state = this.advance(state, SPACE, ++pos, onMatch, marks);
           spaced = true;
         }
-        if (v !== 0) state = this.advance(this.advance(state, v, ++pos, onMatch), SPACE, ++pos, onMatch);
+        if (v !== 0) state = this.advance(this.advance(state, v, ++pos, onMatch, marks), SPACE, ++pos, onMatch, marks);
       } else {
-        state = this.advance(state, v, ++pos, onMatch);
+        state = this.advance(state, v, ++pos, onMatch, marks);
         spaced = false;
       }
     }
   }
 
-  private advance(state: number, code: number, pos: number, onMatch: (id: number, end: number) => void): number {
+  private advance(state: number, code: number, pos: number, onMatch: (id: number, end: number) => void, marks: Uint8Array): number {
     const next = this.step(state, code);
-    const { outStart, outIds } = this;
+    const { labStart, labIds, outStart, outIds } = this;
+    for (let k = labStart[next], end = labStart[next + 1]; k < end; k++) marks[labIds[k]] = 1;
     for (let k = outStart[next], end = outStart[next + 1]; k < end; k++) onMatch(outIds[k], pos);
     return next;
   }
 }
+
+const NO_MARKS = new Uint8Array(0);

@@ -57,7 +57,8 @@ groups().forEach(([, langs], concept) => {
   }
 });
 
-const matcher = new SparseAutomaton(literals);
+// Single-part phrases only mark their concept (no callback); the parts of chained phrases are reported with positions.
+const matcher = new SparseAutomaton(literals, Int32Array.from(refs, (ref) => (partCounts[ref.phrase] === 1 ? ref.concept : -1)));
 /** Most characters allowed between the end of one part of a phrase and the start of the next (a word's ending). */
 const MAX_PART_GAP = 24;
 
@@ -114,10 +115,6 @@ export function readConcepts(text: string): ConceptReading {
   let chains: Map<number, number[]> | undefined;
   matcher.scan(text, (id, end) => {
     const ref = refs[id];
-    if (partCounts[ref.phrase] === 1) {
-      present[ref.concept] = 1;
-      return;
-    }
     chains ??= new Map();
     const ends = chains.get(ref.phrase) ?? new Array<number>(partCounts[ref.phrase]).fill(-1);
     chains.set(ref.phrase, ends);
@@ -125,7 +122,7 @@ export function readConcepts(text: string): ConceptReading {
     if (ref.part === 0) ends[0] = end;
     else if (ends[ref.part - 1] >= 0 && start >= ends[ref.part - 1] - 1 && start - ends[ref.part - 1] <= MAX_PART_GAP) ends[ref.part] = end;
     if (ends[ends.length - 1] >= 0) present[ref.concept] = 1;
-  });
+  }, present);
   memoText[memoNext] = text;
   memoPresent[memoNext].set(present);
   memoNext = (memoNext + 1) % MEMO_SIZE;
