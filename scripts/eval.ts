@@ -29,6 +29,7 @@ import { publicSourceFiles, publicSourceStems } from './lib/public-sources.js';
 import { datasetPaths, loadTrainingRows } from './lib/training-data.js';
 import { DatasetMissingError, resolveEvalDataset } from './lib/eval-dataset.js';
 import { writePlots } from './lib/plots.js';
+import { evalRequest, harmTables } from './lib/harm-eval.js';
 import { progressBar, type Progress } from './lib/progress.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -84,6 +85,12 @@ function line(name: string, r: Report): string {
   return `${name}: ${parts.join(' | ')} | family exact ${pct(r.family.exact)} category ${pct(r.family.category)}`;
 }
 
+/** The per-unit table of a held-out run (recall and FPR of every held-out source unit). */
+function unitTable(r: Report): string {
+  const rows = Object.entries(r.bySource).map(([unit, s]) => `| ${unit} | ${s.recall ? `${pct(s.recall.rate)} (${s.recall.hits}/${s.recall.n})` : ''} | ${s.fpr ? `${pct(s.fpr.rate)} (${s.fpr.hits}/${s.fpr.n})` : ''} |`);
+  return ['### loso: per held-out unit', '', '| unit | recall | FPR |', '|---|---|---|', ...rows].join('\n') + '\n';
+}
+
 function pct(x: number | undefined): string {
   return x === undefined ? '-' : `${(x * 100).toFixed(1)}%`;
 }
@@ -102,7 +109,7 @@ function scoreInSample(rows: readonly CorpusRow[], metas: ReadonlyMap<string, Ro
   const bar = progressBar(label, rows.length);
   try {
     return rows.map((row) => {
-      const outcome = outcomeOf(row, metas.get(row.id), inspect({ content: row.text, kind: row.kind }));
+      const outcome = outcomeOf(row, metas.get(row.id), inspect(evalRequest(row)));
       bar.tick();
       return outcome;
     });
@@ -144,6 +151,7 @@ const reports: Array<[string, Report]> = [['in-sample', summarise(scoreInSample(
 const notes = [
   `${rows.length} items from ${args.paths.map(shown).join(', ')}${metas.size ? ' (with meta side-car)' : ''}`,
   'Rules: secret items count as detected when action ≠ allow (benign secret: FP when action ≠ allow); other attacks when blocked; other benign items are FP when blocked.',
+  'Harmful requests and their benign look-alikes (categories harmful_request, benign_lookalike) are inspected under the tenant policy harmful_content: block and reported together as the kind harmful_request (FPR = look-alikes blocked); every other row under the default policy (harmful_content: flag).',
   inSampleNote(args.paths),
 ];
 const trainingAvailable = existsSync(datasetPaths(root).derived);
@@ -196,9 +204,12 @@ notes.push(`eval took ${seconds} s on this machine`);
 
 mkdirSync(args.out, { recursive: true });
 writeFileSync(join(args.out, `eval-${args.name}.json`), JSON.stringify({ sources: args.paths.map(shown), notes, reports: Object.fromEntries(reports) }, null, 1) + '\n');
-writeFileSync(join(args.out, `eval-${args.name}.md`), renderMarkdown(args.name, reports, notes));
+const harm = harmTables(rows);
+writeFileSync(join(args.out, `eval-${args.name}.md`), renderMarkdown(args.name, reports, notes) + '\n' + harm);
 const plots = await writePlots(args.out, args.name, Object.fromEntries(reports));
 for (const [n, r] of reports) console.log(line(n, r));
+console.log(harm);
+for (const [n, r] of reports) if (r.bySource && n === 'loso') console.log(unitTable(r));
 const latency = reports[0][1].latencyMs;
 if (latency) console.log(`latency p50 ${latency.p50} ms, p99 ${latency.p99} ms`);
 console.log(`report: ${join(args.out, `eval-${args.name}.md`).replace(root + '/', '')} (${seconds} s)`);

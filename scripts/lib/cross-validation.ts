@@ -9,6 +9,7 @@ import { featurizeRows, foldKeysOf, trainWeights, type FeaturizedRow, type Train
 import { assignFolds, type CorpusRow, type RowMeta } from '../../src/inspect/semantic/corpus.js';
 import type { SemanticModel } from '../../src/inspect/semantic/model.js';
 import type { Layer } from '../../src/inspect/types.js';
+import { evalRequest } from './harm-eval.js';
 import { outcomeOf, type Outcome } from './metrics.js';
 
 type Calibrations = Pick<SemanticModel, 'calibration' | 'risk'>;
@@ -34,7 +35,7 @@ export function evaluateHeldOut(
     const layers = layersTrainedOn(train, calibrations, options.keepHyperbolic ?? false);
     for (const row of evalRows) {
       if ((unitOf.get(row.id) ?? '') !== unit) continue;
-      const verdict = inspect({ content: row.text, kind: row.kind }, layers);
+      const verdict = inspect(evalRequest(row), layers);
       outcomes.push({ ...outcomeOf(row, metas.get(row.id), verdict), unit });
     }
     options.onUnit?.(unit, i + 1, units.length);

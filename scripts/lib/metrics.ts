@@ -1,6 +1,7 @@
 import { familyOfCategory } from '../../src/inspect/hyperbolic/labels.js';
 import type { CorpusRow, RowMeta } from '../../src/inspect/semantic/corpus.js';
 import type { Verdict } from '../../src/inspect/types.js';
+import { isHarmScored } from './harm-eval.js';
 
 /**
  * Scoring rules of the eval (see /work/shared/eval/README.md): a `secret` item counts as detected when anything
@@ -76,8 +77,11 @@ function groupBy(items: readonly Outcome[], key: (o: Outcome) => string | undefi
 }
 
 const TECHNIQUE = /^T\d{4}/;
-/** Harmful requests (plain asks for harm, not injection) are scored as a kind of their own: the harmful-intent signal's. */
-export const kindKey = (o: Outcome): string => (o.row.category === 'harmful_request' ? 'harmful_request' : o.row.kind);
+/**
+ * Harmful requests (plain asks for harm, not injection) and their benign look-alikes are scored as a kind of their own,
+ * the harmful-intent signal's (scripts/lib/harm-eval.ts).
+ */
+export const kindKey = (o: Outcome): string => (isHarmScored(o.row) ? 'harmful_request' : o.row.kind);
 
 export const categoryKey = (o: Outcome): string => (TECHNIQUE.test(o.row.category) ? 'attack_technique (ATT&CK T*)' : o.row.category);
 

@@ -14,18 +14,34 @@ export function publicSourcesDir(root: string): string {
 
 export function publicSourceFiles(root: string): string[] {
   const dir = publicSourcesDir(root);
-  if (!existsSync(dir)) return [];
-  return readdirSync(dir).filter((f) => f.endsWith('.jsonl')).sort().map((f) => join(dir, f));
+  const files = existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.jsonl')).sort().map((f) => join(dir, f)) : [];
+  return [...files, ...authoredFiles(root)];
 }
 
-/** The held-out unit of a row read from datasets/sources/<file>.jsonl (its ids are `<file>-<n>`). */
+/**
+ * The authored rows (datasets/authored/batch-NN-*.jsonl, written for Bastion on a declared diversity grid, see its
+ * GRID.md): they enter training and the eval like a public source, each batch one held-out unit `authored:batch-NN`.
+ */
+export function authoredFiles(root: string): string[] {
+  const dir = join(root, 'datasets', 'authored');
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir).filter((f) => /^batch-\d+.*\.jsonl$/.test(f)).sort().map((f) => join(dir, f));
+}
+
+/**
+ * The held-out unit of a row read from datasets/sources/<file>.jsonl (its ids are `<file>-<n>`) or from an authored
+ * batch (ids `auth-NN-<n>`).
+ */
 export function publicSourceUnit(row: Pick<CorpusRow, 'id'>, fileStems: ReadonlySet<string>): string | undefined {
+  const batch = /^auth-(\d+)-\d+$/.exec(row.id)?.[1];
+  if (batch) return `authored:batch-${batch}`;
   const stem = /^(.+)-\d+$/.exec(row.id)?.[1];
   return stem && fileStems.has(stem) ? `source:${stem}` : undefined;
 }
 
 export function publicSourceStems(root: string): Set<string> {
-  return new Set(publicSourceFiles(root).map((f) => basename(f, '.jsonl')));
+  const dir = publicSourcesDir(root);
+  return new Set(publicSourceFiles(root).filter((f) => f.startsWith(dir)).map((f) => basename(f, '.jsonl')));
 }
 
 /**

@@ -34,6 +34,7 @@ export const PolicySchema = Type.Object(
     content_parts: Type.Optional(Type.Union([Type.Literal('inspect'), Type.Literal('block_unknown')], { description: 'Chat content parts that cannot be read as text: inspect (forward and report) or block_unknown (refuse)' })),
     flows: Type.Optional(FlowPolicySchema),
     model_stage: Type.Optional(Type.Union([Type.Literal('off'), Type.Literal('uncertain'), Type.Literal('all')], { description: 'Transformer model stage, where the gateway has a model: off, uncertain (near the embedded threshold and tool results) or all' })),
+    harmful_content: Type.Optional(Type.Union([Type.Literal('off'), Type.Literal('flag'), Type.Literal('block')], { description: 'A plain harmful operational ask in a prompt (malware, weapons, fraud, stalking, …): off (not judged), flag (allowed and reported; the default) or block. Harmful asks inside a jailbreak framing are blocked under every setting' })),
   },
   { additionalProperties: false },
 );
@@ -72,6 +73,7 @@ export function effectivePolicy(defaults: TenantPolicy, stored: StoredPolicy | u
     contentParts: stored.content_parts ?? defaults.contentParts,
     ...(stored.flows || defaults.flows ? { flows: effectiveFlowPolicy(stored.flows, defaults.flows) } : {}),
     modelStage: stored.model_stage ?? defaults.modelStage,
+    harmfulContent: stored.harmful_content ?? defaults.harmfulContent,
   };
 }
 
@@ -87,6 +89,7 @@ export function wirePolicy(policy: TenantPolicy): Required<StoredPolicy> {
     content_parts: policy.contentParts,
     flows: wireFlowPolicy(policy.flows ?? DEFAULT_FLOW_POLICY),
     model_stage: policy.modelStage,
+    harmful_content: policy.harmfulContent,
   };
 }
 

@@ -58,6 +58,8 @@ export interface Flag {
   span?: Span;
   /** Threat-taxonomy category this flag supports (e.g. `injection`, `exfiltration`). */
   category?: string;
+  /** Threat family the flag names itself (e.g. `harmful_content/malware`), reported when it is the top flag. */
+  family?: string;
 }
 
 /** A credential or PII value found in the submitted content. */
@@ -104,6 +106,12 @@ export interface TenantPolicy {
   flows?: FlowPolicy;
   /** The transformer model stage (only where the gateway has a model): off, uncertain (the cascade) or all. */
   modelStage: ModelStage;
+  /**
+   * A plain harmful operational ask in a prompt (malware, weapons, fraud, stalking, … see config/concepts/harm.json):
+   * 'off' does not look, 'flag' (default) allows it and reports it (verdict flag `harmful_request`, metrics, console),
+   * 'block' blocks it. A harmful ask inside a jailbreak framing is blocked as `jailbreak` under every setting.
+   */
+  harmfulContent: 'off' | 'flag' | 'block';
 }
 
 export const DEFAULT_POLICY: TenantPolicy = {
@@ -115,6 +123,7 @@ export const DEFAULT_POLICY: TenantPolicy = {
   systemMessages: 'secrets_only',
   contentParts: 'inspect',
   modelStage: 'uncertain',
+  harmfulContent: 'flag',
 };
 
 /** Entity risk state read by the caller before inspection (layer 8 reads it, never writes it). */

@@ -4,7 +4,7 @@ import type { LayerName } from '../inspect/types.js';
 /**
  * Every flag the pipeline can put in a verdict, as `layer` + `type` with the category the layer gives it. Types come
  * from the layer sources (src/inspect/layers/*, segments/apply.ts, semantic/structure.ts, phishing/exfil.ts, effects/flags.ts,
- * rules/apply.ts) and from config/injection-patterns.json. The secrets layer names each finding by its credential or
+ * rules/apply.ts, concepts/flags.ts) and from config/injection-patterns.json. The secrets layer names each finding by its credential or
  * personal-data type (dozens, from the secret scanners), so it is listed as `*`: any secrets-layer type.
  * test/neutralizer/catalogue-agrees-with-the-pipeline.test.ts runs the real pipeline over attack and benign corpora
  * and fails if it sees a flag this list does not know.
@@ -30,7 +30,8 @@ export const EMITTABLE: readonly EmittableSignal[] = [
   ...of('topology', 'anomaly', ['control_characters', 'terminal_escapes', 'character_flood', 'deep_nesting', 'line_flood', 'many_shot_dialogue', 'token_flood']),
   ...of('obfuscation', 'obfuscation', ['decode_budget_exceeded', 'escaped_text', 'spaced_letters', 'leetspeak', 'cipher_text', 'encoded_payload', 'nested_encoding', 'hidden_unicode_text', 'homoglyphs']),
   ...of('secrets', 'exfiltration', ['*', 'secret_exfiltration']),
-  ...of('semantic', 'injection', ['prompt_injection', 'indirect_injection', ...patterns.patterns.map((p) => p.id), ...STRUCTURE_IDS, 'evolved_rule']),
+  ...of('semantic', 'injection', ['prompt_injection', 'indirect_injection', ...patterns.patterns.map((p) => p.id), ...STRUCTURE_IDS, 'evolved_rule', 'jailbreak']),
+  ...of('semantic', 'harmful_content', ['harmful_request']),
   ...of('causal', 'injection', ['addressed_instruction']),
   ...of('semantic', 'dangerous_action', ['dangerous_command', 'dangerous_command_indicator', 'dangerous_effect']),
   ...of('phishing', 'exfiltration', ['markdown_image_exfiltration', 'image_query_data', 'exfiltration_link']),

@@ -17,6 +17,8 @@ export interface Metrics {
   readonly verdicts: Counter<'kind' | 'action' | 'risk_level' | 'tenant'>;
   /** Texts the transformer model stage scored, by its verdict and what the cascade did with it. */
   readonly model: Counter<'verdict' | 'effect'>;
+  /** Harmful requests and jailbreak framings the harmful-intent judge reported (flag type, harm family, action). */
+  readonly harmful: Counter<'type' | 'family' | 'action' | 'tenant'>;
   readonly layers: Histogram<'layer'>;
   readonly shadowBanned: Counter<'tenant'>;
   readonly refusals: Counter<'reason' | 'tenant'>;
@@ -109,6 +111,12 @@ function createMetrics(services: Services): Metrics {
       name: 'bastion_model_verdicts_total',
       help: 'Texts the transformer model stage scored, by its verdict (attack, benign) and effect on the final verdict (raised, cleared, none)',
       labelNames: ['verdict', 'effect'],
+      registers,
+    }),
+    harmful: new Counter({
+      name: 'bastion_harmful_intent_total',
+      help: 'Prompts the harmful-intent judge reported: type harmful_request (under the tenant policy harmful_content) or jailbreak, the harm family, and the action taken',
+      labelNames: ['type', 'family', 'action', ...tenantLabels],
       registers,
     }),
     layers: new Histogram({

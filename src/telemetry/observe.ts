@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { errorCode } from '../errors.js';
+import harmWeights from '../../config/concepts/weights.json' with { type: 'json' };
 import type { Kind, Verdict } from '../inspect/types.js';
 import { KIND_NAMES, LAYER_NAMES, RISK_NAMES, metricsOf } from './metrics.js';
 import { traceInspection } from './tracing.js';
@@ -56,6 +57,10 @@ export function observeVerdicts(request: FastifyRequest, kinds: readonly Kind[],
     const kind = KIND_NAMES.has(kinds[i]) ? kinds[i] : 'prompt';
     const risk = RISK_NAMES.has(verdict.risk_level) ? verdict.risk_level : 'BLOCK';
     metrics.verdicts.inc({ kind, action: verdict.action, risk_level: risk, ...tenant });
+    for (const flag of verdict.flags) {
+      if (flag.type !== 'harmful_request' && flag.type !== 'jailbreak') continue;
+      metrics.harmful.inc({ type: flag.type, family: harmFamilyLabel(verdict.threat_family), action: verdict.action, ...tenant });
+    }
     // Cache hits carry `cache: 0` and no layer timings: only verdicts the pool computed feed the layer histograms.
     if ('cache' in verdict.timings_ms) return;
     const model = verdict.layers?.model;
@@ -65,6 +70,15 @@ export function observeVerdicts(request: FastifyRequest, kinds: readonly Kind[],
     }
   });
   if (shadowBanned) metrics.shadowBanned.inc(tenant, verdicts.length);
+}
+
+// From the config, not the judge's module: the main thread never loads the lexicons' automaton.
+const HARM_LABELS = new Set(Object.keys(harmWeights.familyLabels));
+
+/** The harm family of a verdict as a bounded label value (`other` when the top flag named none of the taxonomy). */
+function harmFamilyLabel(threatFamily: string | undefined): string {
+  const family = threatFamily?.startsWith('harmful_content/') ? threatFamily.slice('harmful_content/'.length) : '';
+  return HARM_LABELS.has(family) ? family : 'other';
 }
 
 const ACTION_ORDER = ['allow', 'redact', 'block'];

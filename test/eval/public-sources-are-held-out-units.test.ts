@@ -2,13 +2,13 @@ import t from 'tap';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readRows } from '../../scripts/lib/jsonl.js';
-import { publicSourceFiles, publicSourceStems, publicSourceTrainingRows } from '../../scripts/lib/public-sources.js';
+import { authoredFiles, publicSourceFiles, publicSourceStems, publicSourceTrainingRows, publicSourcesDir } from '../../scripts/lib/public-sources.js';
 import { sourceUnits } from '../../scripts/lib/source-units.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
 t.test('every file of datasets/sources is one leave-one-source-out unit of its own', async (t) => {
-  const files = publicSourceFiles(root);
+  const files = publicSourceFiles(root).filter((f) => f.startsWith(publicSourcesDir(root)));
   t.ok(files.length >= 31, `${files.length} public sources`);
   const stems = publicSourceStems(root);
   const rows = files.flatMap((f) => readRows(f).slice(0, 3));
@@ -19,10 +19,20 @@ t.test('every file of datasets/sources is one leave-one-source-out unit of its o
     t.ok(own.length > 0, `${stem} has rows`);
     t.ok(own.every((r) => units.get(r.id) === `source:${stem}`), `${stem} rows are held out as source:${stem}`);
   }
-  t.equal(new Set(units.values()).size, files.length, 'no two sources share a unit');
+  t.equal(new Set([...units.values()].filter((u) => u.startsWith('source:'))).size, files.length, 'no two sources share a unit');
   // A dev-set row keeps its old unit even if its id looks like `<word>-<n>`.
   const dev = sourceUnits([{ id: 'garak-00012', text: 'x', label: 'attack', kind: 'prompt', category: 'jailbreak', source: 'NVIDIA/garak' }], new Map(), stems);
   t.match(dev.get('garak-00012'), /^garak:/);
+});
+
+t.test('every authored batch is one held-out unit of its own, and enters training like a source', async (t) => {
+  const files = authoredFiles(root);
+  t.ok(files.length > 0, `${files.length} authored batches`);
+  t.same(publicSourceFiles(root).slice(-files.length), files, 'the eval and training read them with the public sources');
+  const rows = files.flatMap((f) => readRows(f).slice(0, 3));
+  const units = sourceUnits(rows, new Map(), publicSourceStems(root));
+  for (const row of rows) t.equal(units.get(row.id), `authored:batch-${row.id.split('-')[1]}`, row.id);
+  t.equal(new Set(units.values()).size, files.length, 'one unit per batch');
 });
 
 t.test('the injection model trains on the sources without their harmful requests, each source capped in weight', async (t) => {

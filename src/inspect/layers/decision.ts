@@ -35,6 +35,13 @@ function advisoryFlags(ctx: InspectionContext): ReadonlySet<Flag> {
   return advisory;
 }
 
+/** Harmful requests follow the tenant's harmful_content policy (flag: report only; block: block), not category_actions. */
+const HARMFUL_CONTENT = 'harmful_content';
+
+function harmfulAction(policy: InspectionContext['policy']): 'block' | 'flag' {
+  return policy.harmfulContent === 'block' ? 'block' : 'flag';
+}
+
 export function riskOf(score: number): RiskLevel {
   if (score >= thresholds.block) return 'BLOCK';
   if (score >= thresholds.high) return 'HIGH';
@@ -50,6 +57,7 @@ function covered(span: Span | undefined, neutralized: readonly Span[]): boolean 
 function familyFor(ctx: InspectionContext, top: Flag | undefined): string | undefined {
   if (!top) return ctx.secrets.length > 0 ? config.secretFamily : undefined;
   if (REDACTION_LAYERS.has(top.layer)) return config.secretFamily;
+  if (top.family) return top.family;
   const category = top.category;
   if (ctx.threatFamily && (!category || ctx.threatFamily.split('/')[0] === category)) return ctx.threatFamily;
   return FAMILY_BY_TYPE[top.type] ?? (category ? FAMILY_BY_CATEGORY[category] : undefined) ?? ctx.threatFamily;
@@ -74,7 +82,7 @@ export const decisionLayer: Layer = {
       }
       if (REDACTION_LAYERS.has(flag.layer)) continue;
       const level = ORDER[riskOf(flag.score)];
-      const categoryAction = flag.category ? policy.categoryActions[flag.category] : undefined;
+      const categoryAction = flag.category === HARMFUL_CONTENT ? harmfulAction(policy) : flag.category ? policy.categoryActions[flag.category] : undefined;
       if (categoryAction === 'flag' || level === ORDER.LOW) continue;
       if (categoryAction === 'block') {
         block = true;

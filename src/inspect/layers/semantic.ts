@@ -1,5 +1,6 @@
 import settings from '../../../config/semantic.json' with { type: 'json' };
 import modelFile from '../../../models/semantic.json' with { type: 'json' };
+import { harmFlags } from '../concepts/flags.js';
 import { effectFlags } from '../effects/flags.js';
 import { meaningVouches } from '../effects/args/meaning.js';
 import { judgeToolCall } from '../effects/judge.js';
@@ -19,7 +20,8 @@ import type { Flag, InspectionContext, Layer, Span } from '../types.js';
  * `semantic.logit`, the span of the content the score refers to (`semantic.span_start`/`semantic.span_end`) and
  * where the highest-scoring chunk lies (`semantic.view_index` into ctx.views, `semantic.chunk_start`/`chunk_end`
  * within that view's text) so the hyperbolic brain and the causal arbiter work on the same evidence.
- * Tool calls are also judged by their effect (src/inspect/effects/: parsed shell, SQL and JSON arguments).
+ * Tool calls are also judged by their effect (src/inspect/effects/: parsed shell, SQL and JSON arguments); prompts by
+ * their harmful intent and jailbreak framing (src/inspect/concepts/: `jailbreak`, `harmful_request`).
  */
 
 const FLAG_TYPE = { prompt: 'prompt_injection', tool_result: 'indirect_injection', tool_call: 'dangerous_command' } as const;
@@ -98,6 +100,7 @@ export function createSemanticLayer(model: SemanticModel): Layer {
         });
       }
       if (ctx.kind === 'tool_call') ctx.flags.push(...effectFlags(ctx.content, ctx.views));
+      else ctx.flags.push(...harmFlags(ctx));
     },
   };
 }

@@ -61,10 +61,13 @@ export function chunkSpans(text: string, maxChars: number = CHUNK_CHARS): Span[]
 
 /** Appends the features of `text[span]` read as `kind` to `sink` (which the caller resets). */
 export function featurizeSpan(text: string, span: Span, kind: ModelKind, sink: FeatureSink, matched?: Indicator[]): void {
-  const lower = text.slice(span.start, span.end).toLowerCase();
+  const chunk = text.slice(span.start, span.end);
+  const lower = chunk.toLowerCase();
   textFeatures(lower, KIND_SALT[kind], sink);
   if (kind === 'tool_call') shellFeatures(lower, sink, matched);
-  else conceptFeatures(lower, KIND_SALT[kind], sink);
+  // The chunk as it is (the concept reader lower-cases as it scans): a prompt of one chunk is then the very string the
+  // harmful-intent judge reads next, and its reading is reused (concepts/lexicon.ts).
+  else conceptFeatures(chunk, KIND_SALT[kind], sink);
 }
 
 export function newSink(): FeatureSink {
