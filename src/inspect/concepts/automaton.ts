@@ -3,11 +3,11 @@
  * phrases.ts, built for thousands of phrases in many scripts. A dense transition table over the whole alphabet
  * (src/inspect/semantic/aho-corasick.ts) would need states × alphabet cells — with Han, kana, Hangul, Thai and Arabic
  * in the alphabet that is hundreds of megabytes, and even a dense row over only the ~40 ASCII characters the phrases
- * use costs ~11 MB in every inspection thread for the tens of thousands of states. So the states are numbered
- * breadth-first and only the first few thousand (depth ≤ ROW_DEPTH, where a scan spends most of its steps: text
- * mostly fails back near the root) get a dense ASCII row, failure links resolved at build time. Every other step
- * goes through the root's direct 64K table or one open-addressing hash table of the trie's edges, with failure
- * links, down to a state with a row. Scanning is amortised O(1) per character.
+ * use cost ~11 MB in every inspection thread for the ~71K states. So the states are numbered breadth-first and only
+ * the shallow ones (depth ≤ ROW_DEPTH, where a scan spends almost all its steps: text mostly fails back near the
+ * root) get a dense 16-bit ASCII row, failure links resolved at build time. Every other step goes through the root's
+ * direct 64K table or one open-addressing hash table of the trie's edges, with failure links, down to a state with a
+ * row. Scanning is amortised O(1) per character; the whole automaton is ~5 MB of typed arrays.
  *
  * The text is normalised while it is scanned (lower case, separators collapsed to one space, padded), so no normalised
  * copy is built: `normalChar` is the single definition of the normal form for phrases and text alike.
@@ -247,5 +247,5 @@ export class SparseAutomaton {
 
 const NO_MARKS = new Uint8Array(0);
 
-/** Depth up to which states get a dense ASCII row: ~31K of the lexicons' ~71K states (~2.4 MB), ~98% of a scan's steps. */
+/** Depth up to which states get a dense ASCII row: ~31K of the lexicons' ~71K states (~2.4 MB); ~94–98 % of ASCII steps. */
 const ROW_DEPTH = 8;
