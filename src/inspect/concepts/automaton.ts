@@ -2,14 +2,18 @@
  * The concept lexicons' matcher: an Aho–Corasick automaton (Aho & Corasick 1975) over the normal form of
  * phrases.ts, built for thousands of phrases in many scripts. A dense transition table over the whole alphabet
  * (src/inspect/semantic/aho-corasick.ts) would need states × alphabet cells — with Han, kana, Hangul, Thai and Arabic
- * in the alphabet that is hundreds of megabytes. So the table is dense only over the ASCII characters the phrases use
- * (about 40 classes: most text read is ASCII, and those steps are one table read, failure links resolved at build
- * time); every other character goes through the root's direct 64K table or one open-addressing hash table of the
- * trie's edges, with failure links. Scanning is amortised O(1) per character.
+ * in the alphabet that is hundreds of megabytes, and even a dense row over only the ~40 ASCII characters the phrases
+ * use cost ~11 MB in every inspection thread for the ~71K states. So the states are numbered breadth-first and only
+ * the shallow ones (depth ≤ ROW_DEPTH, where a scan spends almost all its steps: text mostly fails back near the
+ * root) get a dense 16-bit ASCII row, failure links resolved at build time. Every other step goes through the root's
+ * direct 64K table or one open-addressing hash table of the trie's edges, with failure links, down to a state with a
+ * row. Scanning is amortised O(1) per character; the whole automaton is ~5 MB of typed arrays.
  *
  * The text is normalised while it is scanned (lower case, separators collapsed to one space, padded), so no normalised
  * copy is built: `normalChar` is the single definition of the normal form for phrases and text alike.
  */
+
+import { buildTrie } from './trie.js';
 
 const WORD = /[\p{L}\p{N}\p{M}]/u;
 const SPACE = 32;
@@ -75,8 +79,10 @@ export class SparseAutomaton {
   /** Class of each ASCII code unit occurring in a phrase (0: none, the step leads back to the root). */
   private readonly asciiClass = new Uint8Array(128);
   private readonly width: number;
-  /** ascii[state * width + class]: the complete DFA row of each state over the ASCII classes. */
-  private readonly ascii: Int32Array;
+  /** States below this number (breadth-first: depth ≤ ROW_DEPTH) have a dense ASCII row. */
+  private readonly rowStates: number;
+  /** ascii[state * width + class]: the complete DFA row of each state with a row over the ASCII classes. */
+  private readonly ascii: Uint16Array;
 
   /**
    * `patterns` are literals already in normal form (phrases.ts). `labels[id] ≥ 0`: a match of pattern `id` only sets
@@ -84,32 +90,14 @@ export class SparseAutomaton {
    * without `labels`, it is reported to the callback with its position.
    */
   constructor(patterns: readonly string[], labels?: Int32Array) {
-    const children: Array<Array<[number, number]>> = [[]];
-    const out: number[][] = [[]];
-    patterns.forEach((pattern, id) => {
-      let state = 0;
-      for (let i = 0; i < pattern.length; i++) {
-        const code = pattern.charCodeAt(i);
-        let next = children[state].find(([c]) => c === code)?.[1];
-        if (next === undefined) {
-          next = children.length;
-          children.push([]);
-          out.push([]);
-          children[state].push([code, next]);
-        }
-        state = next;
-      }
-      out[state].push(id);
-    });
-    const edges = children.reduce((n, list) => n + list.length, 0);
+    const trie = buildTrie(patterns);
+    const states = trie.states;
     let size = 1024;
-    while (size < edges * 2) size *= 2;
+    while (size < (states - 1) * 1.5) size *= 2;
     this.mask = size - 1;
     this.keyState = new Int32Array(size).fill(-1);
     this.keyCode = new Uint16Array(size);
     this.value = new Int32Array(size);
-    for (let s = 0; s < children.length; s++) for (const [code, next] of children[s]) this.put(s, code, next);
-    for (const [code, next] of children[0]) this.root[code] = next;
 
     let classes = 0;
     for (const pattern of patterns) {
@@ -120,34 +108,62 @@ export class SparseAutomaton {
     }
     const width = classes + 1;
     this.width = width;
-    const ascii = new Int32Array(children.length * width);
+    // Rows hold 16-bit states: a row's targets are at most one level deeper than it, and must all number < 65536.
+    const atDepth = new Int32Array(257);
+    for (let node = 0; node < states; node++) atDepth[trie.depth[node] + 1]++;
+    for (let d = 1; d <= 256; d++) atDepth[d] += atDepth[d - 1];
+    let rowDepth = ROW_DEPTH;
+    while (rowDepth > 0 && atDepth[rowDepth + 2] > 65536) rowDepth--;
+    const rowStates = atDepth[rowDepth + 1];
+    this.rowStates = rowStates;
+    const ascii = new Uint16Array(rowStates * width);
     this.ascii = ascii;
-    for (const [code, next] of children[0]) if (code < 128) ascii[this.asciiClass[code]] = next;
 
-    const fail = new Int32Array(children.length);
+    // Breadth-first over the trie, states renumbered in that order (trie.order[s] is the trie node of state s), so a
+    // state's failure state, being shallower, is complete (row, edges, outputs) when the state is reached.
+    const fail = new Int32Array(states);
     this.fail = fail;
-    const queue: number[] = children[0].map(([, next]) => next);
-    for (let head = 0; head < queue.length; head++) {
-      const state = queue[head];
-      out[state] = out[state].concat(out[fail[state]]);
-      // Breadth-first, the failure state's row is complete: missing ASCII steps are its steps.
-      ascii.set(ascii.subarray(fail[state] * width, fail[state] * width + width), state * width);
-      for (const [code, next] of children[state]) {
-        fail[next] = this.step(fail[state], code);
-        if (code < 128) ascii[state * width + this.asciiClass[code]] = next;
-        queue.push(next);
+    const newId = new Int32Array(states);
+    for (let state = 0; state < states; state++) newId[trie.order[state]] = state;
+    let labelCount = 1;
+    for (const label of labels ?? []) labelCount = Math.max(labelCount, label + 1);
+    // stamp[label] = the last state that listed the label: de-duplicates a state's labels without a Set.
+    const stamp = new Int32Array(labelCount).fill(-1);
+    const labIds: number[] = [];
+    const outIds: number[] = [];
+    this.labStart = new Int32Array(states + 1);
+    this.outStart = new Int32Array(states + 1);
+    for (let state = 0; state < states; state++) {
+      const node = trie.order[state];
+      const f = fail[state];
+      if (state > 0 && state < rowStates) ascii.copyWithin(state * width, f * width, f * width + width);
+      for (let child = trie.firstChild[node]; child !== -1; child = trie.nextSibling[child]) {
+        const next = newId[child];
+        const code = trie.code[child];
+        this.put(state, code, next);
+        if (state === 0) this.root[code] = next;
+        fail[next] = state === 0 ? 0 : this.step(f, code);
+        if (code < 128 && state < rowStates) ascii[state * width + this.asciiClass[code]] = next;
       }
+      // Matches ending here: the node's own patterns (in id order), then those of the failure state.
+      for (let id = trie.patHead[node]; id !== -1; id = trie.patNext[id]) {
+        if (labels !== undefined && labels[id] >= 0) {
+          if (stamp[labels[id]] !== state) labIds.push(labels[id]);
+          stamp[labels[id]] = state;
+        } else outIds.push(id);
+      }
+      if (state > 0) {
+        for (let k = this.labStart[f]; k < this.labStart[f + 1]; k++) {
+          if (stamp[labIds[k]] !== state) labIds.push(labIds[k]);
+          stamp[labIds[k]] = state;
+        }
+        for (let k = this.outStart[f]; k < this.outStart[f + 1]; k++) outIds.push(outIds[k]);
+      }
+      this.labStart[state + 1] = labIds.length;
+      this.outStart[state + 1] = outIds.length;
     }
-    const labelled = out.map((ids) => [...new Set(ids.filter((id) => labels !== undefined && labels[id] >= 0).map((id) => (labels as Int32Array)[id]))]);
-    const reported = out.map((ids) => ids.filter((id) => labels === undefined || labels[id] < 0));
-    this.labStart = new Int32Array(children.length + 1);
-    this.outStart = new Int32Array(children.length + 1);
-    for (let s = 0; s < children.length; s++) {
-      this.labStart[s + 1] = this.labStart[s] + labelled[s].length;
-      this.outStart[s + 1] = this.outStart[s] + reported[s].length;
-    }
-    this.labIds = Int32Array.from(labelled.flat());
-    this.outIds = Int32Array.from(reported.flat());
+    this.labIds = Int32Array.from(labIds);
+    this.outIds = Int32Array.from(outIds);
   }
 
   private slot(state: number, code: number): number {
@@ -174,7 +190,17 @@ export class SparseAutomaton {
 
   /** The state after reading `code` in `state` (failure links followed). */
   private step(state: number, code: number): number {
-    if (code < 128) return this.ascii[state * this.width + this.asciiClass[code]];
+    if (code < 128) {
+      const cls = this.asciiClass[code];
+      // A character no phrase has leads every state back to the root.
+      if (cls === 0) return 0;
+      while (state >= this.rowStates) {
+        const next = this.get(state, code);
+        if (next >= 0) return next;
+        state = this.fail[state];
+      }
+      return this.ascii[state * this.width + cls];
+    }
     for (;;) {
       if (state === 0) return this.root[code];
       const next = this.get(state, code);
@@ -210,7 +236,8 @@ export class SparseAutomaton {
   }
 
   private advance(state: number, code: number, pos: number, onMatch: (id: number, end: number) => void, marks: Uint8Array): number {
-    const next = this.step(state, code);
+    // The common step (ASCII from a state with a row) inline; the rest through step().
+    const next = code < 128 && state < this.rowStates ? this.ascii[state * this.width + this.asciiClass[code]] : this.step(state, code);
     const { labStart, labIds, outStart, outIds } = this;
     for (let k = labStart[next], end = labStart[next + 1]; k < end; k++) marks[labIds[k]] = 1;
     for (let k = outStart[next], end = outStart[next + 1]; k < end; k++) onMatch(outIds[k], pos);
@@ -219,3 +246,6 @@ export class SparseAutomaton {
 }
 
 const NO_MARKS = new Uint8Array(0);
+
+/** Depth up to which states get a dense ASCII row: ~31K of the lexicons' ~71K states (~2.4 MB); ~94–98 % of ASCII steps. */
+const ROW_DEPTH = 8;

@@ -58,7 +58,11 @@ groups().forEach(([, langs], concept) => {
 });
 
 // Single-part phrases only mark their concept (no callback); the parts of chained phrases are reported with positions.
-const matcher = new SparseAutomaton(literals, Int32Array.from(refs, (ref) => (partCounts[ref.phrase] === 1 ? ref.concept : -1)));
+const literalLabels = Int32Array.from(refs, (ref) => (partCounts[ref.phrase] === 1 ? ref.concept : -1));
+const matcher = new SparseAutomaton(literals, literalLabels);
+/** The automaton's input, for tests that check it against a plain search: literal id → normal form and label. */
+export const LEXICON_LITERALS: readonly string[] = literals;
+export const LEXICON_LABELS: Readonly<Int32Array> = literalLabels;
 /** Most characters allowed between the end of one part of a phrase and the start of the next (a word's ending). */
 const MAX_PART_GAP = 24;
 
