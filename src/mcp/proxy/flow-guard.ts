@@ -1,9 +1,11 @@
 import { createHash } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
 import { textOf } from '../../flows/conversation.js';
 import { resultKind } from '../../flows/labels.js';
 import { FlowState } from '../../flows/state.js';
 import { flowVerdict } from '../../proxy/flows/call-guard.js';
 import { newFlowContext, type FlowContext } from '../../proxy/flows/context.js';
+import type { Services } from '../../services.js';
 import { loadFlowState, saveFlowState } from '../../storage/flows.js';
 import type { RelayContext } from './context.js';
 import { CODES, isResponse, verdictError, type Message } from './jsonrpc.js';
@@ -19,6 +21,20 @@ import { CODES, isResponse, verdictError, type Message } from './jsonrpc.js';
 export const MCP_FLOW_TTL_MS = 24 * 3600_000;
 const contexts = new WeakMap<RelayContext, Promise<FlowContext | undefined>>();
 
+/**
+ * Live sessions' states, kept in memory where this process is the only writer (the embedded SQLite database): reading
+ * a state back from storage on every call costs its whole size (up to MAX_HASHES value hashes a set, ~1 ms for a long
+ * session). With PostgreSQL another replica may have extended the state since, so every call reads it from storage.
+ */
+const liveStates = new WeakMap<Services, LRUCache<string, FlowState>>();
+
+function liveStatesOf(services: Services): LRUCache<string, FlowState> | undefined {
+  if (services.storage.dialect !== 'sqlite') return undefined;
+  let cache = liveStates.get(services);
+  if (!cache) liveStates.set(services, (cache = new LRUCache<string, FlowState>({ max: 10_000, ttl: MCP_FLOW_TTL_MS })));
+  return cache;
+}
+
 function stateKey(ctx: RelayContext): string {
   const session = ctx.request.headers['mcp-session-id'];
   const id = typeof session === 'string' && session ? createHash('sha256').update(session).digest('base64url').slice(0, 32) : '-';
@@ -30,9 +46,17 @@ function sessionFlows(ctx: RelayContext): Promise<FlowContext | undefined> {
   let pending = contexts.get(ctx);
   if (!pending) {
     pending = (async () => {
-      const flows = await newFlowContext(ctx.request.server.services, ctx.tenantId, 'mcp');
+      const services = ctx.request.server.services;
+      const flows = await newFlowContext(services, ctx.tenantId, 'mcp');
       if (!flows) return undefined;
-      const stored = await loadFlowState(ctx.request.server.services.storage.db, ctx.tenantId, stateKey(ctx));
+      const live = liveStatesOf(services);
+      const key = `${ctx.tenantId}\0${stateKey(ctx)}`;
+      const kept = live?.get(key);
+      if (kept) {
+        flows.state = kept;
+        return flows;
+      }
+      const stored = await loadFlowState(services.storage.db, ctx.tenantId, stateKey(ctx));
       if (stored) {
         try {
           flows.state = FlowState.fromStored(flows.hash, stored);
@@ -40,6 +64,7 @@ function sessionFlows(ctx: RelayContext): Promise<FlowContext | undefined> {
           flows.state.addResult('(unreadable session state)', undefined, 'untrusted', '');
         }
       }
+      live?.set(key, flows.state);
       return flows;
     })();
     contexts.set(ctx, pending);
