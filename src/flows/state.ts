@@ -13,6 +13,7 @@ import type { SeenSource, SourceKind } from './types.js';
 export const MAX_SOURCES = 64;
 export const MAX_HASHES = 4096;
 const MAX_CALLS = 256;
+const MAX_PENDING_CHARS = 256 * 1024;
 
 export interface StoredFlowState {
   v: 1;
@@ -27,14 +28,22 @@ export interface StoredFlowState {
   private_seen: boolean;
 }
 
+/** A text waiting to be hashed: named by the user or the app, or a tool result of `kind` (source `index`). */
+type Pending = { text: string; kind?: undefined; index?: undefined } | { text: string; kind: SourceKind; index: number };
+
 export class FlowState {
   readonly sources: SeenSource[] = [];
-  readonly untrusted = new Map<string, number>();
-  readonly trusted = new Set<string>();
-  readonly named = new Set<string>();
   readonly calls = new Map<string, string>();
   untrustedSeen = false;
   privateSeen = false;
+  readonly #untrusted = new Map<string, number>();
+  readonly #trusted = new Set<string>();
+  readonly #named = new Set<string>();
+  // Texts read but not yet hashed, in the order they were added. Hashing every word of a conversation is most of what
+  // reading it costs, and most answers carry no tool call that would be decided against it: the texts are kept (strings
+  // are immutable, so what is hashed later is exactly what was read) and hashed on the first look at a value set.
+  #pending: Pending[] = [];
+  #pendingChars = 0;
 
   constructor(private readonly hash: Hasher) {}
 
@@ -42,9 +51,27 @@ export class FlowState {
     return this.hash;
   }
 
+  /** Values the untrusted results brought in: hash → index of their source. */
+  get untrusted(): Map<string, number> {
+    this.#hashPending();
+    return this.#untrusted;
+  }
+
+  /** Values brought in by results the policy trusts. */
+  get trusted(): Set<string> {
+    this.#hashPending();
+    return this.#trusted;
+  }
+
+  /** Values the user or the app named themselves. */
+  get named(): Set<string> {
+    this.#hashPending();
+    return this.#named;
+  }
+
   /** Text the user or the app wrote: every value and word in it counts as named by them. */
   addNamed(text: string): void {
-    for (const k of namedKeys(text)) if (this.named.size < MAX_HASHES) this.named.add(this.hash(k));
+    if (text) this.#defer({ text });
   }
 
   /** A tool call the model made (its id and name), so a later result carrying only the id is attributed. */
@@ -65,11 +92,33 @@ export class FlowState {
     let index = this.sources.length;
     if (index < MAX_SOURCES) this.sources.push({ tool: tool.slice(0, 128), ...(callId ? { callId: callId.slice(0, 128) } : {}), kind });
     else index = MAX_SOURCES - 1;
-    for (const k of valueKeys(text)) {
-      const h = this.hash(k);
-      if (kind === 'untrusted') {
-        if (!this.untrusted.has(h) && this.untrusted.size < MAX_HASHES) this.untrusted.set(h, index);
-      } else if (this.trusted.size < MAX_HASHES) this.trusted.add(h);
+    if (text) this.#defer({ text, kind, index });
+  }
+
+  // A long-lived state (an MCP session) hashes as it goes once the waiting texts pass MAX_PENDING_CHARS: what is
+  // kept stays bounded by the hash sets' own bounds.
+  #defer(p: Pending): void {
+    this.#pending.push(p);
+    this.#pendingChars += p.text.length;
+    if (this.#pendingChars > MAX_PENDING_CHARS) this.#hashPending();
+  }
+
+  #hashPending(): void {
+    if (this.#pending.length === 0) return;
+    const pending = this.#pending;
+    this.#pending = [];
+    this.#pendingChars = 0;
+    for (const p of pending) {
+      if (p.kind === undefined) {
+        for (const k of namedKeys(p.text)) if (this.#named.size < MAX_HASHES) this.#named.add(this.hash(k));
+        continue;
+      }
+      for (const k of valueKeys(p.text)) {
+        const h = this.hash(k);
+        if (p.kind === 'untrusted') {
+          if (!this.#untrusted.has(h) && this.#untrusted.size < MAX_HASHES) this.#untrusted.set(h, p.index);
+        } else if (this.#trusted.size < MAX_HASHES) this.#trusted.add(h);
+      }
     }
   }
 
