@@ -48,12 +48,8 @@ export class KeyResolver {
 
   async resolve(rawKey: string): Promise<Principal | undefined> {
     const hash = hashKey(rawKey);
-    this.dropCacheOnExternalWrite();
-    const cached = this.cache?.get(hash);
-    if (cached) {
-      this.touch(cached.keyId);
-      return cached;
-    }
+    const cached = this.cachedByHash(hash);
+    if (cached) return cached;
     const key = await findKeyByHash(this.db, hash);
     if (!key || key.revokedAt !== null) return undefined;
     const tenant = await findTenant(this.db, key.tenantId);
@@ -69,6 +65,18 @@ export class KeyResolver {
     this.cache?.set(hash, principal);
     this.touch(key.keyId);
     return principal;
+  }
+
+  /** The principal of a key this process has cached, answered at once; undefined: ask `resolve`. */
+  cached(rawKey: string): Principal | undefined {
+    return this.cache ? this.cachedByHash(hashKey(rawKey)) : undefined;
+  }
+
+  private cachedByHash(hash: string): Principal | undefined {
+    this.dropCacheOnExternalWrite();
+    const cached = this.cache?.get(hash);
+    if (cached) this.touch(cached.keyId);
+    return cached;
   }
 
   /**

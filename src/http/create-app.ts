@@ -47,11 +47,6 @@ export function createHttpApp(options: HttpAppOptions): FastifyInstance {
   registerAccessLog(app);
   registerLifecycle(app);
 
-  // The parser bounds the request line with the headers (431); a target that fits there but is still absurd is a 414.
-  // Hooks with nothing to await are callback-style: an async hook costs a promise and a microtask turn per request.
-  app.addHook('onRequest', (request, _reply, done) => {
-    done((request.raw.url?.length ?? 0) > MAX_URL_CHARS ? new BastionError('URI_TOO_LONG') : undefined);
-  });
 
   app.addHook('onSend', (request, reply, payload, done) => {
     reply.header('x-request-id', request.id);
@@ -78,6 +73,8 @@ export interface Lifecycle {
   onIdle?: () => void;
   /** Aborted when the grace period ends: open streams send their final event and end. */
   readonly streams: AbortController;
+  /** Run once per request when its reply closes (sent, or the client went away): one listener serves them all. */
+  readonly closed: ((request: FastifyRequest) => void)[];
 }
 
 /**
@@ -85,8 +82,9 @@ export interface Lifecycle {
  * clients get a catalogue 503 they can retry elsewhere instead of "connection refused"; every such connection closes.
  */
 function registerLifecycle(app: FastifyInstance): void {
-  const lifecycle: Lifecycle = { draining: false, inFlight: 0, streams: new AbortController() };
+  const lifecycle: Lifecycle = { draining: false, inFlight: 0, streams: new AbortController(), closed: [] };
   app.decorate('lifecycle', lifecycle);
+  // Callback-style: an async hook costs a promise and a microtask turn per request.
   app.addHook('onRequest', (request, reply, done) => {
     if (lifecycle.draining && !PROBES.has(request.routeOptions.url ?? '')) {
       reply.header('connection', 'close');
@@ -99,9 +97,11 @@ function registerLifecycle(app: FastifyInstance): void {
       lifecycle.inFlight--;
       request.goneController?.abort(REQUEST_GONE);
       request.gone = true;
+      for (const closed of lifecycle.closed) closed(request);
       if (lifecycle.draining && lifecycle.inFlight === 0) lifecycle.onIdle?.();
     });
-    done();
+    // The parser bounds the request line with the headers (431); a target that fits there but is still absurd is a 414.
+    done((request.raw.url?.length ?? 0) > MAX_URL_CHARS ? new BastionError('URI_TOO_LONG') : undefined);
   });
 }
 

@@ -10,8 +10,7 @@ import { MEMORY_BUDGETS, byteBounded } from '../memory/budgets.js';
 export function memoryWindow(maxBytes: number = MEMORY_BUDGETS.rateWindows, now: () => number = Date.now): RateWindow {
   // The log lives in a holder replaced whenever the log changes: lru-cache re-measures an entry only on a new value.
   const logs = new LRUCache<string, { log: number[] }>(byteBounded<string, { log: number[] }>(maxBytes, (h, key) => 56 + 8 * h.log.length + 2 * key.length));
-  return {
-    async consume(key, limit, windowMs): Promise<WindowResult> {
+  const consumeNow = (key: string, limit: number, windowMs: number): WindowResult => {
       const t = now();
       const log = logs.get(key)?.log ?? [];
       let expired = 0;
@@ -22,6 +21,11 @@ export function memoryWindow(maxBytes: number = MEMORY_BUDGETS.rateWindows, now:
       if (allowed || expired > 0 || !logs.has(key)) logs.set(key, { log });
       const resetMs = log.length > 0 ? log[0] + windowMs - t : windowMs;
       return { allowed, limit, remaining: Math.max(0, limit - log.length), resetMs, windowMs };
+  };
+  return {
+    consumeNow,
+    async consume(key, limit, windowMs): Promise<WindowResult> {
+      return consumeNow(key, limit, windowMs);
     },
   };
 }

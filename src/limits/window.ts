@@ -14,5 +14,7 @@ export interface WindowResult {
  */
 export interface RateWindow {
   consume(key: string, limit: number, windowMs: number): Promise<WindowResult>;
+  /** The same, answered at once: only a window held in this process has it (the request hook then needs no await). */
+  consumeNow?(key: string, limit: number, windowMs: number): WindowResult;
   close?(): Promise<void>;
 }

@@ -3,8 +3,8 @@ import { createHttpApp } from '../http/create-app.js';
 import { registerOpenApi } from '../http/openapi.js';
 import { probeRoutes } from '../http/probes.js';
 import type { Services } from '../services.js';
-import { authenticate } from '../http/hooks/api-key.js';
-import { limitPerKey, writeRateLimitHeaders } from '../http/hooks/rate-limit.js';
+import { admitApiKey } from '../http/hooks/admit.js';
+import { writeRateLimitHeaders } from '../http/hooks/rate-limit.js';
 import { chatRoute } from './routes/chat.js';
 import { embeddingsRoute } from './routes/embeddings.js';
 import { feedbackRoute } from './routes/feedback.js';
@@ -39,14 +39,9 @@ export async function buildProxyServer(services: Services): Promise<FastifyInsta
   tenantPolicies(services);
   await registerOpenApi(app, 'Bastion data plane');
 
-  app.addHook('onRequest', async (request, reply) => {
-    const config = request.routeOptions.config;
-    // /mcp authenticates in its handler: by API key or by payment proof, which only the JSON-RPC body can price.
-    if (config.auth === 'payment') return;
-    if (config.auth === 'public' || config.auth === 'oidc' || request.is404) return;
-    await authenticate(request, reply);
-    await limitPerKey(request, reply);
-  });
+  // The API key and its rate window (routes with their own admission — /mcp by key or payment proof, OIDC, public
+  // probes — pass through to their handlers).
+  app.addHook('onRequest', admitApiKey);
   app.addHook('onSend', writeRateLimitHeaders);
 
   await app.register(probeRoutes);

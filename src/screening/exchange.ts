@@ -72,10 +72,7 @@ export function countOutcome(request: FastifyRequest, point: GuardPoint, outcome
 
 /** Records each request's exchange when its reply closes (the data plane's listener). */
 export function registerExchangeStats(app: FastifyInstance): void {
-  app.addHook('onRequest', (request, reply, done) => {
-    reply.raw.once('close', () => recordExchange(request));
-    done();
-  });
+  app.lifecycle.closed.push(recordExchange);
 }
 
 function recordExchange(request: FastifyRequest): void {

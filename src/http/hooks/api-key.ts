@@ -36,6 +36,22 @@ export async function authenticate(request: FastifyRequest, _reply: FastifyReply
 }
 
 export async function authenticateApiKey(request: FastifyRequest, options: { allowAnonymous: boolean }): Promise<void> {
+  const key = presentedKey(request, options);
+  if (key === undefined) return;
+  let principal: Principal | undefined;
+  try {
+    principal = await request.server.services.keys.resolve(key);
+  } catch (cause) {
+    throw new BastionError('STORAGE_UNAVAILABLE', { headers: { 'retry-after': '5' }, cause });
+  }
+  admitPrincipal(request, principal);
+}
+
+/**
+ * The key a request presents, checked for shape; undefined when it presents none and anonymous callers are served
+ * (the principal is then set here). Throws the 401 (or the refusal of a key in the query string).
+ */
+export function presentedKey(request: FastifyRequest, options: { allowAnonymous: boolean }): string | undefined {
   const query = request.query as Record<string, unknown> | undefined;
   if (query && Object.keys(query).some((k) => QUERY_KEY_NAMES.has(k.toLowerCase()))) {
     throw new BastionError('QUERY_KEY_REFUSED', { headers: { 'www-authenticate': 'ApiKey' } });
@@ -46,17 +62,16 @@ export async function authenticateApiKey(request: FastifyRequest, options: { all
     if (options.allowAnonymous) {
       request.principal = anonymous(services.config.defaultRatePerMinute, request.ip);
       request.tenantId = request.principal.tenantId;
-      return;
+      return undefined;
     }
     throw unauthenticated(request);
   }
   if (Array.isArray(header) || header.length > 512) throw unauthenticated(request);
-  let principal: Principal | undefined;
-  try {
-    principal = await services.keys.resolve(header);
-  } catch (cause) {
-    throw new BastionError('STORAGE_UNAVAILABLE', { headers: { 'retry-after': '5' }, cause });
-  }
+  return header;
+}
+
+/** Sets the resolved principal on the request; an unknown key is the 401. */
+export function admitPrincipal(request: FastifyRequest, principal: Principal | undefined): void {
   if (!principal) throw unauthenticated(request);
   request.principal = principal;
   request.tenantId = principal.tenantId;

@@ -3,6 +3,7 @@ import { getPlan, upgradeLink } from '../../config/plans.js';
 import { BastionError } from '../../errors.js';
 import { rateLimitHeaders, type PolicyState } from '../../limits/headers.js';
 import { monthWindowSeconds } from '../../limits/month.js';
+import type { WindowResult } from '../../limits/window.js';
 
 const MINUTE_MS = 60_000;
 export const MINUTE_POLICY = 'requests-per-minute';
@@ -18,11 +19,32 @@ function policiesOf(request: FastifyRequest): PolicyState[] {
 }
 
 /** onRequest (after authenticate): consumes the key's sliding window unless the route says `limit: 'none'`. */
-export async function limitPerKey(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
+export async function limitPerKey(request: FastifyRequest, _reply?: FastifyReply): Promise<void> {
+  const minute = keyWindow(request);
+  if (!minute) return;
+  settleMinute(minute, await request.server.services.window.consume(`key:${request.principal!.keyId}`, minute.quota, MINUTE_MS));
+}
+
+/**
+ * The same, answered at once when the window lives in this process (embedded mode); false when it must be awaited
+ * (Redis), and the caller then uses `limitPerKey`.
+ */
+export function limitPerKeyNow(request: FastifyRequest): boolean {
+  const { window } = request.server.services;
+  if (!window.consumeNow) return false;
+  const minute = keyWindow(request);
+  if (minute) settleMinute(minute, window.consumeNow(`key:${request.principal!.keyId}`, minute.quota, MINUTE_MS));
+  return true;
+}
+
+/** The request's policies, set on it; the minute policy when this request consumes it. */
+function keyWindow(request: FastifyRequest): PolicyState | undefined {
   request.rateState = policiesOf(request);
-  if (request.routeOptions.config.limit === 'none' || !request.principal) return;
-  const minute = request.rateState[0];
-  const result = await request.server.services.window.consume(`key:${request.principal.keyId}`, minute.quota, MINUTE_MS);
+  if (request.routeOptions.config.limit === 'none' || !request.principal) return undefined;
+  return request.rateState[0];
+}
+
+function settleMinute(minute: PolicyState, result: WindowResult): void {
   minute.consumed = { remaining: result.remaining, resetMs: result.resetMs, denied: !result.allowed };
   if (!result.allowed) throw new BastionError('RATE_LIMITED');
 }
