@@ -1,4 +1,4 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, hash, randomBytes, timingSafeEqual } from 'node:crypto';
 
 /**
  * API key format: `bst_` + base62 of 32 random bytes (43 characters), so a leaked key is
@@ -27,7 +27,8 @@ export function generateKeyId(): string {
 }
 
 export function hashKey(key: string): string {
-  return createHash('sha256').update(key, 'utf8').digest('hex');
+  // One-shot: every request with a key hashes it (to find it in the cache); a Hash object costs five times as much.
+  return hash('sha256', key, 'hex');
 }
 
 /** What `keys list` and the portal show: enough to recognise a key, useless to an attacker. */

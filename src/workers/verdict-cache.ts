@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import type { InspectionRequest, Verdict } from '../inspect/types.js';
 import { MEMORY_BUDGETS, approxBytes, byteBounded } from '../memory/budgets.js';
@@ -53,7 +53,8 @@ export class VerdictCache {
     const policy = req.policy ? policyText(req.policy) : '';
     // The tenant whose own evolved rules apply (issue 10): its verdicts are never served to another tenant.
     const scope = (req as { rulesTenant?: string }).rulesTenant ?? '';
-    return createHash('sha256').update(`${req.kind}\0${req.role ?? ''}\0${req.strict ? 1 : 0}\0${policy}\0${scope}\0`).update(req.content).digest('base64');
+    // One-shot hash (no Hash object per text): the cheapest SHA-256 Node offers for a string.
+    return hash('sha256', `${req.kind}\0${req.role ?? ''}\0${req.strict ? 1 : 0}\0${policy}\0${scope}\0${req.content}`, 'base64');
   }
 
   get(key: string | undefined): Verdict | undefined {

@@ -59,6 +59,7 @@ export class StreamGuard {
   private toolBytes = 0;
   private template: Record<string, unknown> = {};
   ended = false;
+  private textReleased = false;
 
   constructor(private readonly hooks: StreamGuardHooks) {}
 
@@ -78,7 +79,10 @@ export class StreamGuard {
    */
   private relayPlainRun(): boolean {
     const run: PlainDelta[] = [];
-    while (run.length < this.queue.length) {
+    // Until some text has gone out, a run is one event: the first token is written as soon as it is judged, not after
+    // every event that arrived with it (a burst can bring hundreds in one read).
+    const most = this.textReleased ? this.queue.length : 1;
+    while (run.length < most) {
       const next = this.plain.read(this.queue[run.length]);
       if (!next || (run.length > 0 && next.index !== run[0].index)) break;
       run.push(next);
@@ -97,6 +101,7 @@ export class StreamGuard {
     this.template = run[run.length - 1].rest;
     if (clear && r.release === text) this.hooks.write(run.map((p) => `data: ${p.data}\n\n`).join(''));
     else if (r.release) this.writeChoice({ index, delta: { content: r.release }, finish_reason: null });
+    if (r.release) this.textReleased = true;
     return true;
   }
 
