@@ -1,3 +1,4 @@
+import type { EventEmitter } from 'node:events';
 import { Agent, type Dispatcher } from 'undici';
 import { BastionError } from '../errors.js';
 
@@ -12,8 +13,9 @@ export interface UpstreamRequest {
   method: 'GET' | 'POST';
   headers: Record<string, string>;
   body?: string;
-  /** Aborted when the client goes away, so the upstream stops generating (and billing) too. */
-  signal: AbortSignal;
+  /** Aborted when the client goes away, so the upstream stops generating (and billing) too: an AbortSignal, or an
+   * EventEmitter with `aborted` that emits 'abort' (undici takes either). */
+  signal: AbortSignal | (EventEmitter & { aborted: boolean });
 }
 
 /**

@@ -65,6 +65,29 @@ t.test('upstream failures are errors in the catalogue shape, never verdicts', as
   });
 });
 
+t.test('a client that leaves before the upstream answers aborts the upstream request too', async (t) => {
+  // No short header timeout here: only the client's leaving can end this exchange early.
+  const upstream = await fakeUpstream(t);
+  const gw = await startTestGateway(t, { config: { upstreamBaseUrl: upstream.url, upstreamHeadersTimeoutMs: 60_000 } });
+  const key = await gw.key('acme', { rate: 1000 });
+  const abortedBefore = upstream.aborted;
+  let arrived!: () => void;
+  const atUpstream = new Promise<void>((r) => (arrived = r));
+  upstream.on(() => arrived()); // never answers
+  const controller = new AbortController();
+  const pending = request(`${gw.proxyUrl}/v1/chat/completions`, {
+    method: 'POST',
+    headers: { 'x-api-key': key, 'content-type': 'application/json' },
+    body: JSON.stringify({ model: 'm', messages }),
+    signal: controller.signal,
+  }).catch(() => undefined);
+  await atUpstream;
+  controller.abort();
+  await pending;
+  for (let i = 0; i < 250 && upstream.aborted === abortedBefore; i++) await new Promise((r) => setTimeout(r, 20));
+  t.equal(upstream.aborted, abortedBefore + 1, 'the upstream saw its request closed before it answered');
+});
+
 t.test('with UPSTREAM_API_KEY, the app may send its Bastion key as Authorization: Bearer', async (t) => {
   const upstream = await fakeUpstream(t);
   const gw = await startTestGateway(t, { config: { upstreamBaseUrl: upstream.url, upstreamApiKey: 'sk-held-by-bastion' } });

@@ -5,6 +5,7 @@ import { pumpGuarded } from '../upstream/pump.js';
 import { noteAnswer } from '../chat/verdict-summary.js';
 import { judgeToolUses, MessageReport } from './message-guard.js';
 import { AnthropicStreamGuard } from './stream-guard.js';
+import type { UpstreamAbort } from '../upstream/client-gone.js';
 
 // Tool input a single stream may hold before it is cut: bounded memory per connection.
 const MAX_TOOL_BYTES = 1024 * 1024;
@@ -14,7 +15,7 @@ const MAX_TOOL_BYTES = 1024 * 1024;
  * reading the upstream only as fast as inspection and the client keep up. At the end of the shutdown grace period, or
  * when the upstream fails mid-stream, the stream ends with the API's `error` event: nothing unjudged is released.
  */
-export function relayMessageStream(request: FastifyRequest, upstream: Dispatcher.ResponseData['body'], abort: AbortController, allowDomains: readonly string[]): PassThrough {
+export function relayMessageStream(request: FastifyRequest, upstream: Dispatcher.ResponseData['body'], abort: UpstreamAbort, allowDomains: readonly string[]): PassThrough {
   const out = new PassThrough();
   const report = new MessageReport();
   const guard = new AnthropicStreamGuard({

@@ -6,6 +6,7 @@ import { applyFlows } from '../flows/call-guard.js';
 import { pumpGuarded, STREAM_INTERRUPTED } from '../upstream/pump.js';
 import { StreamGuard, type AccumulatedCall } from './stream-guard.js';
 import { noteAnswer, summarise, type BastionInfo } from './verdict-summary.js';
+import type { UpstreamAbort } from '../upstream/client-gone.js';
 
 // Tool-call arguments a single stream may accumulate before it is cut: bounded memory per connection.
 const MAX_TOOL_BYTES = 1024 * 1024;
@@ -14,7 +15,7 @@ const MAX_TOOL_BYTES = 1024 * 1024;
  * Pipes an upstream SSE body through the StreamGuard into a PassThrough the reply sends. Events are processed in
  * order; the upstream body is consumed only as fast as inspection keeps up.
  */
-export function relayStream(request: FastifyRequest, upstream: Dispatcher.ResponseData['body'], abort: AbortController, allowDomains: readonly string[] = []): PassThrough {
+export function relayStream(request: FastifyRequest, upstream: Dispatcher.ResponseData['body'], abort: UpstreamAbort, allowDomains: readonly string[] = []): PassThrough {
   const out = new PassThrough();
   const { config } = request.server.services;
   const guard = new StreamGuard({

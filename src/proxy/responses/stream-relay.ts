@@ -5,6 +5,7 @@ import { guardCall, guardOutput, OutputReport } from './output-guard.js';
 import { ResponsesStreamGuard } from './stream-guard.js';
 import { pumpGuarded } from '../upstream/pump.js';
 import { rememberResponse } from '../flows/response-state.js';
+import type { UpstreamAbort } from '../upstream/client-gone.js';
 
 // Tool-call arguments a single stream may accumulate before it is cut: bounded memory per connection.
 const MAX_TOOL_BYTES = 1024 * 1024;
@@ -14,7 +15,7 @@ const MAX_TOOL_BYTES = 1024 * 1024;
  * reading the upstream only as fast as inspection and the client keep up. At the end of the shutdown grace period, or
  * when the upstream fails mid-stream, the stream ends with the API's `error` event: nothing unjudged is released.
  */
-export function relayResponseStream(request: FastifyRequest, upstream: Dispatcher.ResponseData['body'], abort: AbortController, allowDomains: readonly string[]): PassThrough {
+export function relayResponseStream(request: FastifyRequest, upstream: Dispatcher.ResponseData['body'], abort: UpstreamAbort, allowDomains: readonly string[]): PassThrough {
   const out = new PassThrough();
   const { config } = request.server.services;
   const report = new OutputReport('stream');

@@ -10,6 +10,7 @@ import { forwardGuarded } from '../upstream/forward-guarded.js';
 import { pumpGuarded } from '../upstream/pump.js';
 import { noteAnswer, type BastionInfo } from '../chat/verdict-summary.js';
 import { blockedCompletion, completionStream, decoyCompletion, guardTextCompletion, TextCompletionStreamGuard } from '../completions/text-completions.js';
+import type { UpstreamAbort } from '../upstream/client-gone.js';
 
 const CompletionsBody = Type.Object(
   {
@@ -89,7 +90,7 @@ export async function completionsRoute(app: FastifyInstance): Promise<void> {
   );
 }
 
-function relay(request: FastifyRequest, upstream: Dispatcher.ResponseData['body'], abort: AbortController, allowDomains: readonly string[]): PassThrough {
+function relay(request: FastifyRequest, upstream: Dispatcher.ResponseData['body'], abort: UpstreamAbort, allowDomains: readonly string[]): PassThrough {
   const out = new PassThrough();
   const guard = new TextCompletionStreamGuard((text) => out.write(text), request.id, request.server.services.config.streamHoldChars, allowDomains);
   pumpGuarded(request, upstream, abort, out, {

@@ -5,6 +5,7 @@ import { BastionError } from '../../errors.js';
 import { tenantPolicies } from '../../policy/tenant-policies.js';
 import { abortOnClientClose, markUpstream, relayHead, upstreamHeaders } from './forward.js';
 import { readBounded } from '../../upstream/read-body.js';
+import type { UpstreamAbort } from './client-gone.js';
 
 export interface GuardedForward<T> {
   /** Upstream path, e.g. `/v1/chat/completions`. */
@@ -18,7 +19,7 @@ export interface GuardedForward<T> {
   /** Sets headers that describe the request's own inspection (uninspected parts) once the upstream head is relayed. */
   headers?: (reply: FastifyReply) => void;
   /** Point [B] for a streamed answer. */
-  stream(upstream: Dispatcher.ResponseData['body'], abort: AbortController, allowDomains: readonly string[]): PassThrough;
+  stream(upstream: Dispatcher.ResponseData['body'], abort: UpstreamAbort, allowDomains: readonly string[]): PassThrough;
   /** Is a parsed success body the object this route guards? Anything else could carry output Bastion never saw. */
   is(value: unknown): value is T;
   /** What the body should have been, for the 502 message. */

@@ -2,6 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Dispatcher } from 'undici';
 import { relayResponseHeaders, forwardRequestHeaders } from './headers.js';
 import { traceHeaders, traceUpstreamMark } from '../../telemetry/tracing.js';
+import { ClientGone } from './client-gone.js';
 
 /** The upstream credential: Bastion's own when it holds one (UPSTREAM_API_KEY), else the app's Authorization. */
 export function upstreamAuthorization(request: FastifyRequest): string | undefined {
@@ -13,14 +14,14 @@ export function upstreamHeaders(request: FastifyRequest, extra: Record<string, s
   return { ...forwardRequestHeaders(request.headers, upstreamAuthorization(request)), ...extra, ...traceHeaders(request) };
 }
 
-/** An AbortController tied to the client connection: a client that disconnects aborts the upstream request. */
-export function abortOnClientClose(request: FastifyRequest, reply: FastifyReply): AbortController {
-  const controller = new AbortController();
+/** An abort handle tied to the client connection: a client that disconnects aborts the upstream request. */
+export function abortOnClientClose(request: FastifyRequest, reply: FastifyReply): ClientGone {
+  const gone = new ClientGone();
   reply.raw.on('close', () => {
-    if (!reply.raw.writableFinished) controller.abort();
+    if (!reply.raw.writableFinished) gone.abort();
   });
-  request.raw.on('aborted', () => controller.abort());
-  return controller;
+  request.raw.on('aborted', () => gone.abort());
+  return gone;
 }
 
 /** Copies status and headers of an upstream response onto the reply (body is the caller's business). */

@@ -3,6 +3,7 @@ import type { PassThrough } from 'node:stream';
 import type { FastifyRequest } from 'fastify';
 import type { Dispatcher } from 'undici';
 import { BastionError } from '../../errors.js';
+import type { UpstreamAbort } from './client-gone.js';
 
 /** What a stream guard (chat, Responses, legacy completions) offers the pump. */
 export interface PumpedGuard {
@@ -24,7 +25,7 @@ export const STREAM_INTERRUPTED = { code: 'BASTION_ERR_STREAM_INTERRUPTED', mess
  * upstream read stops; whatever ends the stream early, the guard's `fail` sends the final event. Always releases the
  * upstream request and ends `out`.
  */
-export function pumpGuarded(request: FastifyRequest, upstream: Dispatcher.ResponseData['body'], abort: AbortController, out: PassThrough, guard: PumpedGuard): void {
+export function pumpGuarded(request: FastifyRequest, upstream: Dispatcher.ResponseData['body'], abort: UpstreamAbort, out: PassThrough, guard: PumpedGuard): void {
   const shutdown = request.server.lifecycle.streams.signal;
   let cutByShutdown = false;
   const onShutdown = () => {
