@@ -1,7 +1,22 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, type Server, type ServerResponse } from 'node:http';
+
+const PACED_WORDS = 'The quick brown fox jumps over the lazy dog and then it keeps running far away into the forest'.split(' ');
+const pacedChunk = (delta: Record<string, unknown>, finish: string | null = null) =>
+  `data: ${JSON.stringify({ id: 'chatcmpl-p', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
+
+async function pace(res: ServerResponse, gap: number, n: number): Promise<void> {
+  res.writeHead(200, { 'content-type': 'text/event-stream' });
+  res.write(pacedChunk({ role: 'assistant', content: '' }));
+  for (let i = 0; i < n && !res.destroyed; i++) {
+    await new Promise((r) => setTimeout(r, gap));
+    res.write(pacedChunk({ content: PACED_WORDS[i % PACED_WORDS.length] + ' ' }));
+  }
+  res.end(pacedChunk({}, 'stop') + 'data: [DONE]\n\n');
+}
 
 /**
- * A fast OpenAI-compatible upstream on loopback: a fixed completion, or a stream of `chunks` SSE events; on
+ * A fast OpenAI-compatible upstream on loopback: a fixed completion, or a stream of `chunks` SSE events sent at once
+ * (a burst), or with `bench_pace: [gap, n]` in the body a stream paced like a model (n content events gap ms apart); on
  * /v1/embeddings one small vector per input; on /v1/messages the same answer in Anthropic's wire format (a message, or
  * a stream of `chunks` text deltas framed by the Messages API's events).
  */
@@ -42,6 +57,10 @@ export async function startFakeOpenAI(chunks = 200): Promise<{ url: string; serv
         res.writeHead(200, { 'content-type': 'text/event-stream' });
         for (const e of messageEvents) res.write(e);
         res.end();
+      } else if (Buffer.concat(body).includes('"bench_pace"')) {
+        // Paced like a model: a role event at once, then `n` content events `gap` ms apart (bench_pace: [gap, n]).
+        const [gap, n] = (JSON.parse(Buffer.concat(body).toString()) as { bench_pace: [number, number] }).bench_pace;
+        void pace(res, gap, n);
       } else if (Buffer.concat(body).includes('"stream":true')) {
         res.writeHead(200, { 'content-type': 'text/event-stream' });
         for (const e of events) res.write(e);
