@@ -50,6 +50,8 @@ export interface StreamGuardHooks {
  * deltas are accumulated per choice and index and released as whole calls only after inspection, before the choice's
  * finish chunk. Events are handled strictly in order.
  */
+const FIRST_PIECE_CHARS = 2048;
+
 export class StreamGuard {
   private readonly parser = createParser({ onEvent: (e) => this.queue.push(e) });
   private readonly queue: EventSourceMessage[] = [];
@@ -64,9 +66,23 @@ export class StreamGuard {
   constructor(private readonly hooks: StreamGuardHooks) {}
 
   async feed(chunk: string): Promise<void> {
+    // Until the first text has gone out, a large read is parsed a piece at a time: the first event does not wait for
+    // the parsing of everything that arrived with it.
+    if (!this.textReleased && chunk.length > FIRST_PIECE_CHARS) {
+      await this.feedParsed(chunk.slice(0, FIRST_PIECE_CHARS));
+      if (!this.ended) await this.feed(chunk.slice(FIRST_PIECE_CHARS));
+      return;
+    }
+    await this.feedParsed(chunk);
+  }
+
+  private async feedParsed(chunk: string): Promise<void> {
     this.parser.feed(chunk);
     while (this.queue.length > 0 && !this.ended) {
+      const before = this.textReleased;
       if (this.hooks.fastPath === false || !this.relayPlainRun()) await this.handle(this.queue.shift()!);
+      // Node sends a response's writes at the end of the tick: the first text leaves before the rest is judged.
+      else if (!before && this.textReleased && this.queue.length > 0) await new Promise((r) => setImmediate(r));
     }
   }
 
