@@ -36,6 +36,7 @@ t.test('inspection threads given the shared lexicon tables judge exactly as thre
   t.ok(a.flat().some((v) => !v.allowed) && a.flat().some((v) => v.allowed), 'the texts include blocked and allowed ones');
 });
 
-t.test('a table builder that fails leaves each thread to build its own copy', async (t) => {
-  t.equal(await buildSharedTables(new URL('./fixtures/throwing-worker.mjs', import.meta.url)), undefined);
+t.test('a table builder that fails or never answers leaves each thread to build its own copy', async (t) => {
+  t.equal(await buildSharedTables(new URL('./fixtures/throwing-worker.mjs', import.meta.url)), undefined, 'one that exits without tables');
+  t.equal(await buildSharedTables(new URL('./fixtures/silent-worker.mjs', import.meta.url), 500), undefined, 'one that stays silent');
 });
