@@ -32,4 +32,14 @@ const gw = await startGateway(config, new Writable({ write: (_c, _e, done) => do
 await ensureTenant(gw.services.storage.db, 'bench', 'enterprise');
 const { key } = await createApiKey(gw.services.storage.db, { tenantId: 'bench', name: 'bench', ratePerMinute: 100_000_000, source: 'cli' });
 if (mcpUpstream) await putMcpServer(gw.services.storage.db, config.masterKey, 'bench', 'orders', { url: mcpUpstream, credential: 'Bearer bench' });
+// BENCH_MEMORY_FILE=<path>: on SIGUSR2, writes the main thread's memory breakdown (MB) there (bench/memory.ts).
+if (process.env.BENCH_MEMORY_FILE) {
+  const [{ writeFileSync }, { getHeapSpaceStatistics }] = await Promise.all([import('node:fs'), import('node:v8')]);
+  process.on('SIGUSR2', () => {
+    const mb = (n) => Math.round(n / 1048576);
+    const u = process.memoryUsage();
+    const spaces = Object.fromEntries(getHeapSpaceStatistics().map((s) => [s.space_name, `${mb(s.space_used_size)}/${mb(s.space_size)}`]));
+    writeFileSync(process.env.BENCH_MEMORY_FILE, JSON.stringify({ rss: mb(u.rss), heap_total: mb(u.heapTotal), heap_used: mb(u.heapUsed), external: mb(u.external), array_buffers: mb(u.arrayBuffers), spaces_used_of_size: spaces }));
+  });
+}
 process.stdout.write(JSON.stringify({ url: `http://127.0.0.1:${gw.ports.proxy}`, key }) + '\n');

@@ -1,13 +1,12 @@
 import type { FastifyInstance } from 'fastify';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js';
-import { BastionError, RequestValidationError } from '../errors.js';
-import { rateLimitHeaders } from '../limits/headers.js';
+import { BastionError } from '../errors.js';
+import { lazily } from '../lazy.js';
 import { sweepExpired } from '../storage/payment-sweep.js';
-import { admit } from './admission.js';
+import type { Lightning } from './handle-post.js';
 import { LndClient } from './lnd.js';
-import { rootKeyLoader, sendPaymentRequired } from './payment-required.js';
-import { buildToolServer } from './tools.js';
+
+// The SDK's transport, zod, x402 and macaroon (admission, payment offers, the tool server): loaded by the first POST /mcp.
+const loadPostHandler = lazily(() => import('./handle-post.js'));
 
 /** How often a replica deletes expired quotes, idempotency rows and payment nonces (bounded per run). */
 export const SWEEP_EVERY_MS = 60_000;
@@ -46,7 +45,8 @@ const PaymentRequiredBody = {
 export async function mcpRoutes(app: FastifyInstance): Promise<void> {
   const { config, storage } = app.services;
   const lnd = LndClient.fromConfig(config);
-  let rootKey: (() => Promise<Buffer>) | undefined;
+  // The L402 root key loader is made by the first request (handle-post.ts) and kept for the listener's life.
+  const lightning: Lightning = { lnd, offered: lnd !== undefined && config.masterKey !== undefined };
   const sweep = setInterval(() => {
     sweepExpired(storage.db).catch((err: unknown) => app.log.warn({ event: 'payment_sweep_failed', reason: (err as Error).message }, 'sweep failed'));
   }, SWEEP_EVERY_MS);
@@ -73,28 +73,8 @@ export async function mcpRoutes(app: FastifyInstance): Promise<void> {
       },
     },
     async (request, reply) => {
-      checkEnvelope(request.body, request.headers.accept);
-      rootKey ??= rootKeyLoader(request);
-      const lightning = { lnd, rootKey, offered: lnd !== undefined && config.masterKey !== undefined };
-      const admission = await admit(request, reply, lightning);
-      if ('unfunded' in admission) return sendPaymentRequired(request, reply, admission.unfunded, lightning);
-
-      const server = buildToolServer(request, admission.admitted);
-      const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-      reply.hijack();
-      const res = reply.raw;
-      if (request.rateState) for (const [name, value] of Object.entries(rateLimitHeaders(request.rateState))) res.setHeader(name, value);
-      res.on('close', () => {
-        void transport.close();
-        void server.close();
-      });
-      try {
-        await server.connect(transport);
-        await transport.handleRequest(request.raw, res, request.body);
-      } catch (err) {
-        request.log.error({ event: 'mcp_transport_failed', err: (err as Error).message }, 'MCP transport failed');
-        if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify(new BastionError('INTERNAL').toBody()));
-      }
+      const { answerMcpPost } = await loadPostHandler();
+      return answerMcpPost(request, reply, lightning);
     },
   );
 
@@ -108,26 +88,6 @@ export async function mcpRoutes(app: FastifyInstance): Promise<void> {
       handler: async (_request, reply) => reply.header('allow', 'POST').code(405).send(new BastionError('METHOD_NOT_ALLOWED').toBody()),
     });
   }
-}
-
-/** Most messages in one POST (JSON-RPC batch); MCP clients send one. */
-const MAX_BATCH = 16;
-
-/**
- * Refuses in the catalogue's shapes what the SDK would refuse in JSON-RPC's (400/406 with a numeric error code): every
- * message must be a JSON-RPC 2.0 message, and the client must accept both answer forms Streamable HTTP may use.
- */
-function checkEnvelope(body: unknown, accept: string | undefined): void {
-  const messages = Array.isArray(body) ? body : [body];
-  if (messages.length === 0 || messages.length > MAX_BATCH) {
-    throw new RequestValidationError([{ loc: ['body'], msg: `Send 1 to ${MAX_BATCH} JSON-RPC messages`, type: 'value_error.batch' }]);
-  }
-  messages.forEach((m, i) => {
-    if (!JSONRPCMessageSchema.safeParse(m).success) {
-      throw new RequestValidationError([{ loc: Array.isArray(body) ? ['body', i] : ['body'], msg: 'Not a JSON-RPC 2.0 message', type: 'value_error.jsonrpc' }]);
-    }
-  });
-  if (!accept || !accept.includes('application/json') || !accept.includes('text/event-stream')) throw new BastionError('MCP_NOT_ACCEPTABLE');
 }
 
 declare module 'fastify' {

@@ -6,6 +6,7 @@ import { coalesce } from './coalesce.js';
 import { createDispatcher, type DispatchCounts } from './dispatch.js';
 import type { InspectResult, InspectTask } from './inspect-task.js';
 import type { ModelSettings } from '../models/folder.js';
+import type { SharedTables } from '../inspect/shared-tables.js';
 
 export interface InspectorOptions {
   /** 0 = available cores. */
@@ -18,6 +19,8 @@ export interface InspectorOptions {
   workerUrl?: URL;
   /** The transformer model each thread loads (src/models/); absent: no model stage, no model runtime loaded. */
   model?: ModelSettings;
+  /** The lexicons' automata on shared memory (shared-tables-build.ts); absent: each thread builds its own copy. */
+  tables?: SharedTables;
 }
 
 /** The evolution loop's active rules, versioned by the main thread. */
@@ -59,7 +62,7 @@ export function createInspectorPool(options: InspectorOptions): Inspector {
     // An inspection's garbage is short-lived and small: an 8 MB young generation per thread (V8 otherwise lets it grow
     // to 48 MB under load) keeps each worker's resident memory about 10 MB lower (npm run bench:proxy, RSS figures).
     resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB },
-    ...(options.model ? { workerData: { model: options.model } } : {}),
+    ...(options.model || options.tables ? { workerData: { ...(options.model ? { model: options.model } : {}), ...(options.tables ? { tables: options.tables } : {}) } } : {}),
   });
   // Our own admission bound: Piscina hands tasks to busy threads, so its maxQueue does not cap waiting work.
   const capacity = threads + options.maxQueue;

@@ -1,7 +1,10 @@
 import type { FastifyInstance } from 'fastify';
-import QRCode from 'qrcode';
 import { Type, type Static } from 'typebox';
+import { lazily } from '../../lazy.js';
 import { requireBearer } from '../portal/bearer.js';
+
+// qrcode is loaded by the first QR asked for (two-step setup is rare): a gateway that never draws one never holds it.
+const loadQrCode = lazily(() => import('qrcode'));
 
 // An otpauth URI of our own (src/auth/totp.ts): issuer, e-mail and a base32 secret fit well inside this bound.
 const QrBody = Type.Object(
@@ -27,6 +30,7 @@ export async function consoleQrRoute(app: FastifyInstance): Promise<void> {
       },
     },
     async (request, reply) => {
+      const { default: QRCode } = await loadQrCode();
       const svg = await QRCode.toString(request.body.otpauth_uri, { type: 'svg', errorCorrectionLevel: 'M', margin: 2 });
       return reply.header('cache-control', 'no-store').type('image/svg+xml').send(svg);
     },

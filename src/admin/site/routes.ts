@@ -4,19 +4,28 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import Negotiator from 'negotiator';
 import { BastionError } from '../../errors.js';
 import { buildAssets, buildPages, servedPaths, type SitePage } from '../../site/pages.js';
-import { renderPage, type RenderedPage } from '../../site/render.js';
+import { lazily } from '../../lazy.js';
+import type { RenderedPage } from '../../site/render.js';
 
 /** The representations a site page has, in the server's order of preference (Accept: *∕* → HTML). */
 const TYPES = ['text/html', 'text/markdown'];
 
-let built: { assets: ReturnType<typeof buildAssets>; pages: { page: SitePage; rendered: RenderedPage }[] } | undefined;
+type Rendering = () => Promise<RenderedPage>;
+let built: { assets: ReturnType<typeof buildAssets>; pages: { page: SitePage; rendered: Rendering }[] } | undefined;
 
-/** The site's assets and rendered pages, built once per process: they never change while it runs, and a test process starts many listeners. */
+// marked and sanitize-html render the pages: loaded by the first page asked for, so a gateway whose site is never
+// visited never holds them (nor the rendered HTML).
+const loadRenderer = lazily(() => import('../../site/render.js'));
+
+/**
+ * The site's assets, and its pages each rendered on first request then kept: built once per process, since they
+ * never change while it runs and a test process starts many listeners.
+ */
 function site(): NonNullable<typeof built> {
   if (!built) {
     const assets = buildAssets();
     const served = servedPaths(assets);
-    built = { assets, pages: buildPages().map((page) => ({ page, rendered: renderPage(page, served) })) };
+    built = { assets, pages: buildPages().map((page) => ({ page, rendered: lazily(async () => (await loadRenderer()).renderPage(page, served)) })) };
   }
   return built;
 }
@@ -74,7 +83,7 @@ export async function siteRoutes(app: FastifyInstance): Promise<void> {
           },
         },
       },
-      async (request, reply) => answer(request, reply, rendered),
+      async (request, reply) => answer(request, reply, await rendered()),
     );
   }
 }

@@ -3,6 +3,7 @@ import framing from '../../../config/concepts/framing.json' with { type: 'json' 
 import harm from '../../../config/concepts/harm.json' with { type: 'json' };
 import injection from '../../../config/concepts/injection.json' with { type: 'json' };
 import jailbreak from '../../../config/jailbreak-concepts.json' with { type: 'json' };
+import { sharedTable } from '../shared-tables.js';
 import { SparseAutomaton } from './automaton.js';
 import { compilePhrase, phrasesOf } from './phrases.js';
 
@@ -59,7 +60,8 @@ groups().forEach(([, langs], concept) => {
 
 // Single-part phrases only mark their concept (no callback); the parts of chained phrases are reported with positions.
 const literalLabels = Int32Array.from(refs, (ref) => (partCounts[ref.phrase] === 1 ? ref.concept : -1));
-const matcher = new SparseAutomaton(literals, literalLabels);
+// ~10 MB of typed arrays: built once per process and shared by the inspection threads (shared-tables.ts).
+const matcher = sharedTable('concepts', SparseAutomaton, () => new SparseAutomaton(literals, literalLabels));
 /** The automaton's input, for tests that check it against a plain search: literal id → normal form and label. */
 export const LEXICON_LITERALS: readonly string[] = literals;
 export const LEXICON_LABELS: Readonly<Int32Array> = literalLabels;

@@ -1,4 +1,5 @@
 import config from '../../../config/segments.json' with { type: 'json' };
+import { sharedTable } from '../shared-tables.js';
 import { AhoCorasick } from '../semantic/aho-corasick.js';
 
 /**
@@ -48,7 +49,8 @@ for (const [concept, entries] of lists) {
     conceptOf.push(CONCEPTS.indexOf(concept));
   }
 }
-const automaton = new AhoCorasick(patterns);
+// ~16 MB of transitions: built once per process and shared by the inspection threads (shared-tables.ts).
+const automaton = sharedTable('segments', AhoCorasick, () => new AhoCorasick(patterns));
 const seen = new Uint8Array(patterns.length);
 
 /** Lower case; anything but letters, digits and marks becomes a space ("l'utilisateur" → "l utilisateur"). */

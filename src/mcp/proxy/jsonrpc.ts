@@ -1,5 +1,6 @@
-import { JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js';
+import type { JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { BastionInfo } from '../../proxy/chat/verdict-summary.js';
+import { lazily } from '../../lazy.js';
 
 /** One JSON-RPC 2.0 message as relayed (validated with the SDK's schema, fields kept as sent). */
 export type Message = Record<string, unknown> & { jsonrpc: '2.0' };
@@ -19,7 +20,20 @@ export const CODES = {
   INVALID_REQUEST: -32600,
 } as const;
 
-export const isMessage = (value: unknown): value is Message => JSONRPCMessageSchema.safeParse(value).success;
+let schema: typeof JSONRPCMessageSchema | undefined;
+/**
+ * Loads the SDK's JSON-RPC schema (with zod, ~15 MB a gateway that never relays MCP does not hold). The MCP routes
+ * await it before they handle anything (a preHandler hook), so `isMessage` is synchronous where it is used.
+ */
+export const loadJsonRpcSchema = lazily(async () => {
+  schema = (await import('@modelcontextprotocol/sdk/types.js')).JSONRPCMessageSchema;
+});
+
+export const isMessage = (value: unknown): value is Message => {
+  // Fails closed: a caller that did not await loadJsonRpcSchema() is a bug, answered 500, never a message let through.
+  if (!schema) throw new Error('the JSON-RPC schema is not loaded (await loadJsonRpcSchema() first)');
+  return schema.safeParse(value).success;
+};
 export const isRequest = (m: Message): m is Message & { id: Id; method: string } => typeof m.method === 'string' && m.id !== undefined;
 export const isNotification = (m: Message): boolean => typeof m.method === 'string' && m.id === undefined;
 export const isResponse = (m: Message): m is Message & { id: Id } => m.method === undefined && (m.result !== undefined || m.error !== undefined);

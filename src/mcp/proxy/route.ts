@@ -9,7 +9,7 @@ import { relayContext, type RelayContext } from './context.js';
 import { credentialHeaderOf } from './credential-header.js';
 import { mcpRegistry, type CachedServer } from './registry-cache.js';
 import { guardAgentMessage } from './guard-agent.js';
-import { CODES, errorResponse, isNotificationMethod, isRequest, MAX_DEPTH, messagesOf, nestsDeeper, type Id, type Message } from './jsonrpc.js';
+import { CODES, errorResponse, isNotificationMethod, isRequest, loadJsonRpcSchema, MAX_DEPTH, messagesOf, nestsDeeper, type Id, type Message } from './jsonrpc.js';
 import { failOpen, relayAnswer, type RelayTarget } from './relay.js';
 import { HOPS_HEADER, nextRelayHops, upstreamStatusReason } from './relay-hops.js';
 import { LOCAL_SESSION, SessionBinder } from './session-binding.js';
@@ -59,6 +59,10 @@ export async function mcpProxyRoutes(app: FastifyInstance): Promise<void> {
   app.addHook('onClose', () => upstream.close());
   // A request at the relay limit is refused before anything else is looked at (session, body), so a loop ends at once.
   app.addHook('preHandler', async (request) => void nextRelayHops(request));
+  // The SDK's JSON-RPC schema, loaded by the first MCP request (jsonrpc.ts): messages are checked synchronously after.
+  app.addHook('preHandler', async () => {
+    await loadJsonRpcSchema();
+  });
   let binding: Promise<SessionBinder> | undefined;
   const bindingOf = () =>
     (binding ??= (config.masterKey ? gatewaySecret(storage.db, config.masterKey, 'mcp-session-binding') : Promise.resolve(randomBytes(32))).then((key) => new SessionBinder(key)));

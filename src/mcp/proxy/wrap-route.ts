@@ -6,7 +6,7 @@ import { relayContext } from './context.js';
 import { guardAgentMessage } from './guard-agent.js';
 import { recordMcpResult } from './flow-guard.js';
 import { guardServerMessage } from './guard-server.js';
-import { isMessage, isRequest, isResponse, type Message } from './jsonrpc.js';
+import { isMessage, isRequest, isResponse, loadJsonRpcSchema, type Message } from './jsonrpc.js';
 import { mcpRegistry } from './registry-cache.js';
 import { Params } from './route-schema.js';
 
@@ -50,6 +50,10 @@ const Answer = {
  */
 export async function mcpWrapRoutes(app: FastifyInstance): Promise<void> {
   const registry = mcpRegistry(app.services);
+  // The SDK's JSON-RPC schema, loaded by the first message judged (jsonrpc.ts).
+  app.addHook('preHandler', async () => {
+    await loadJsonRpcSchema();
+  });
   app.post<{ Params: { name: string }; Body: { from: 'agent' | 'server'; message: unknown; asked?: { method: string; tool?: string } } }>(
     '/mcp/wrap/:name/messages',
     { config: { security: 'apiKey', rateLimited: true }, schema: { summary: 'MCP stdio wrapper: judge one message between an agent and a server run by `bastion mcp wrap`', params: Params, body: Body, response: { 200: Answer } } },

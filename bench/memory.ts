@@ -1,0 +1,83 @@
+/**
+ * npm run bench:memory — the compiled gateway's resident memory (RSS of the whole process, all threads), each figure from
+ * a fresh process: right after start (nothing served yet), after a 3 s /filter warm-up, and sampled every 250 ms under
+ * BENCH_SECONDS of /filter load at c=50 with a new ~1 KB text per request (median and peak) — with two inspection
+ * threads and with one (the difference is one thread's cost). With BENCH_BREAKDOWN=1 the gateway also reports its
+ * main thread's heap and external memory (process.memoryUsage) after the load. No timed assertions: figures only.
+ */
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+import { startServer, type BenchServer } from './lib/child.js';
+import { benignCorpus, textOfSize } from './lib/inputs.js';
+import { percentile, round } from './lib/stats.js';
+
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const corpus = benignCorpus(fileURLToPath(new URL('../../shared/eval/dev.jsonl', import.meta.url)));
+const texts = Array.from({ length: 64 }, (_, i) => textOfSize(corpus, 1024, i * 5).slice(0, 1010));
+let seq = 0;
+const fresh = () => JSON.stringify({ content: `${texts[seq % texts.length]} #${++seq}`, kind: 'prompt' });
+
+async function load(s: BenchServer, seconds: number): Promise<number> {
+  const result = await autocannon({
+    url: `${s.url}/filter`, connections: 50, duration: seconds,
+    requests: [{ method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': s.info.key }, setupRequest: (req) => ({ ...req, body: fresh() }) }],
+  });
+  // Answers other than 2xx (a starved machine can push inspections past their deadline: 504) are reported, never hidden.
+  const bad = result.non2xx + result.errors;
+  if (bad > 0) process.stderr.write(`${bad} of ${result.requests.total} answers were not 2xx ${JSON.stringify(result.statusCodeStats)}\n`);
+  return Math.round(result.requests.average);
+}
+
+/** The gateway's own process.memoryUsage() and heap spaces (main thread), when BENCH_BREAKDOWN=1. */
+async function breakdown(s: BenchServer, file: string): Promise<unknown> {
+  if (process.env.BENCH_BREAKDOWN !== '1') return undefined;
+  rmSync(file, { force: true });
+  process.kill(s.pid, 'SIGUSR2');
+  for (let i = 0; i < 30 && !existsSync(file); i++) await sleep(100);
+  return existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : undefined;
+}
+
+async function sampled<T>(s: BenchServer, samples: number[], work: () => Promise<T>): Promise<T> {
+  const timer = setInterval(() => samples.push(s.rssMb()), 250);
+  try {
+    return await work();
+  } finally {
+    clearInterval(timer);
+  }
+}
+
+const upstream = await startServer(['upstream']);
+const dir = mkdtempSync(join(tmpdir(), 'bastion-mem-'));
+
+async function measure(workers: string) {
+  const file = join(dir, `usage-${workers}.json`);
+  const s = await startServer(['gateway', upstream.url, workers], process.env.BENCH_BREAKDOWN === '1' ? { BENCH_MEMORY_FILE: file } : {});
+  await sleep(1000);
+  const started = s.rssMb();
+  const atStart = await breakdown(s, file);
+  await load(s, 3);
+  const warm = s.rssMb();
+  const rss: number[] = [];
+  const rps = await sampled(s, rss, () => load(s, SECONDS));
+  const afterLoad = await breakdown(s, file);
+  s.close();
+  return {
+    at_start: round(started, 0), after_warm_up: round(warm, 0), under_load_median: round(percentile(rss, 50), 0), under_load_peak: round(Math.max(...rss), 0), filter_rps: rps,
+    ...(atStart ? { main_thread_mb: { at_start: atStart, after_load: afterLoad } } : {}),
+  };
+}
+
+const two = await measure('2');
+const one = await measure('1');
+upstream.close();
+const report = {
+  date: new Date().toISOString(),
+  load: `/filter, c=50, new ~1 KB text per request, ${SECONDS} s`,
+  rss_mb: { two_workers: two, one_worker: one, per_worker_after_warm_up: round(two.after_warm_up - one.after_warm_up, 0) },
+};
+process.stdout.write(JSON.stringify(report, null, 2) + '\n');
+process.exit(0);
