@@ -1,3 +1,4 @@
+import { emptyPart, isEmptyPart, type FlowStatePart } from './state-part.js';
 import { namedKeys, valueKeys, type Hasher } from './values.js';
 import type { SeenSource, SourceKind } from './types.js';
 
@@ -28,8 +29,11 @@ export interface StoredFlowState {
   private_seen: boolean;
 }
 
-/** A text waiting to be hashed: named by the user or the app, or a tool result of `kind` (source `index`). */
-type Pending = { text: string; kind?: undefined; index?: undefined } | { text: string; kind: SourceKind; index: number };
+/**
+ * A text waiting to be hashed: named by the user or the app, or a tool result of `kind` (source `index`; `local`: its
+ * index in the changes being tracked).
+ */
+type Pending = { text: string; kind?: undefined; index?: undefined; local?: undefined } | { text: string; kind: SourceKind; index: number; local: number };
 
 export class FlowState {
   readonly sources: SeenSource[] = [];
@@ -44,6 +48,8 @@ export class FlowState {
   // are immutable, so what is hashed later is exactly what was read) and hashed on the first look at a value set.
   #pending: Pending[] = [];
   #pendingChars = 0;
+  // What was added since the last takeChanges, when tracked (a state stored as a snapshot plus parts).
+  #changes: FlowStatePart | undefined;
 
   constructor(private readonly hash: Hasher) {}
 
@@ -76,9 +82,14 @@ export class FlowState {
 
   /** A tool call the model made (its id and name), so a later result carrying only the id is attributed. */
   addCall(callId: string | undefined, tool: string): void {
-    if (!callId || this.calls.has(callId)) return;
+    if (this.#setCall(callId, tool)) this.#changes?.calls.push([callId!.slice(0, 128), tool.slice(0, 128)]);
+  }
+
+  #setCall(callId: string | undefined, tool: string): boolean {
+    if (!callId || this.calls.has(callId)) return false;
     if (this.calls.size >= MAX_CALLS) this.calls.delete(this.calls.keys().next().value as string);
     this.calls.set(callId.slice(0, 128), tool.slice(0, 128));
+    return true;
   }
 
   toolOf(callId: string | undefined): string | undefined {
@@ -87,12 +98,61 @@ export class FlowState {
 
   /** A tool result the model saw. */
   addResult(tool: string, callId: string | undefined, kind: SourceKind, text: string): void {
-    if (kind === 'untrusted') this.untrustedSeen = true;
-    if (kind === 'private') this.privateSeen = true;
-    let index = this.sources.length;
-    if (index < MAX_SOURCES) this.sources.push({ tool: tool.slice(0, 128), ...(callId ? { callId: callId.slice(0, 128) } : {}), kind });
-    else index = MAX_SOURCES - 1;
-    if (text) this.#defer({ text, kind, index });
+    const source: SeenSource = { tool: tool.slice(0, 128), ...(callId ? { callId: callId.slice(0, 128) } : {}), kind };
+    const index = this.#addSource(source);
+    let local = 0;
+    const changes = this.#changes;
+    if (changes) {
+      changes.untrusted_seen ||= kind === 'untrusted';
+      changes.private_seen ||= kind === 'private';
+      if (changes.sources.length < MAX_SOURCES) changes.sources.push(source);
+      local = changes.sources.length - 1;
+    }
+    if (text) this.#defer({ text, kind, index, local });
+  }
+
+  #addSource(source: SeenSource): number {
+    if (source.kind === 'untrusted') this.untrustedSeen = true;
+    if (source.kind === 'private') this.privateSeen = true;
+    if (this.sources.length >= MAX_SOURCES) return MAX_SOURCES - 1;
+    this.sources.push(source);
+    return this.sources.length - 1;
+  }
+
+  /** From now on, remember what is added so takeChanges can hand it over as a part (texts read before are hashed now). */
+  trackChanges(): void {
+    this.#hashPending();
+    this.#changes ??= emptyPart();
+  }
+
+  /** Whether anything was added since the last takeChanges. */
+  get changed(): boolean {
+    return this.#pending.length > 0 || (this.#changes !== undefined && !isEmptyPart(this.#changes));
+  }
+
+  /** What was added since tracking began or the last call, hashed; undefined when nothing was. */
+  takeChanges(): FlowStatePart | undefined {
+    if (!this.#changes) return undefined;
+    this.#hashPending();
+    const changes = this.#changes;
+    if (isEmptyPart(changes)) return undefined;
+    this.#changes = emptyPart();
+    return changes;
+  }
+
+  /**
+   * Adds a part written elsewhere (another replica, or this state's own earlier parts read back), honouring the bounds
+   * as adding did: applied in order to the snapshot they follow, parts rebuild the state that wrote them. Not tracked.
+   */
+  applyPart(part: FlowStatePart): void {
+    this.#hashPending();
+    const at = part.sources.map((s) => this.#addSource(s));
+    for (const [h, i] of part.untrusted) if (!this.#untrusted.has(h) && this.#untrusted.size < MAX_HASHES) this.#untrusted.set(h, at[i] ?? MAX_SOURCES - 1);
+    for (const h of part.trusted) if (this.#trusted.size < MAX_HASHES) this.#trusted.add(h);
+    for (const h of part.named) if (this.#named.size < MAX_HASHES) this.#named.add(h);
+    for (const [id, tool] of part.calls) this.#setCall(id, tool);
+    this.untrustedSeen ||= part.untrusted_seen;
+    this.privateSeen ||= part.private_seen;
   }
 
   // A long-lived state (an MCP session) hashes as it goes once the waiting texts pass MAX_PENDING_CHARS: what is
@@ -108,16 +168,29 @@ export class FlowState {
     const pending = this.#pending;
     this.#pending = [];
     this.#pendingChars = 0;
+    const changes = this.#changes;
     for (const p of pending) {
       if (p.kind === undefined) {
-        for (const k of namedKeys(p.text)) if (this.#named.size < MAX_HASHES) this.#named.add(this.hash(k));
+        for (const k of namedKeys(p.text)) {
+          const h = this.hash(k);
+          if (this.#named.size < MAX_HASHES && !this.#named.has(h)) {
+            this.#named.add(h);
+            changes?.named.push(h);
+          }
+        }
         continue;
       }
       for (const k of valueKeys(p.text)) {
         const h = this.hash(k);
         if (p.kind === 'untrusted') {
-          if (!this.#untrusted.has(h) && this.#untrusted.size < MAX_HASHES) this.#untrusted.set(h, p.index);
-        } else if (this.#trusted.size < MAX_HASHES) this.#trusted.add(h);
+          if (!this.#untrusted.has(h) && this.#untrusted.size < MAX_HASHES) {
+            this.#untrusted.set(h, p.index);
+            changes?.untrusted.push([h, p.local]);
+          }
+        } else if (this.#trusted.size < MAX_HASHES && !this.#trusted.has(h)) {
+          this.#trusted.add(h);
+          changes?.trusted.push(h);
+        }
       }
     }
   }

@@ -1,4 +1,6 @@
-/** Tables of migration 0012-flow-policies. Timestamps are epoch milliseconds. Metadata only, never content. */
+import type { Generated } from 'kysely';
+
+/** Tables of migrations 0012-flow-policies and 0013-flow-state-parts. Timestamps are epoch milliseconds. Metadata only, never content. */
 
 /** A stored Response's or an MCP session's flow state (src/flows/state.ts `StoredFlowState` as JSON). */
 export interface FlowStatesTable {
@@ -6,6 +8,17 @@ export interface FlowStatesTable {
   /** `response:<id>` or `mcp:<server>:<session id>`. */
   key: string;
   state: string;
+  /** The last part (flow_state_parts) this snapshot covers; 0 for a state written whole (a stored Response). */
+  seq: Generated<number>;
+  expires_at: number;
+}
+
+/** What one call added to a long-lived state (src/flows/state-part.ts `FlowStatePart` as JSON), numbered per key. */
+export interface FlowStatePartsTable {
+  tenant_id: string;
+  key: string;
+  seq: number;
+  part: string;
   expires_at: number;
 }
 
@@ -36,5 +49,6 @@ export interface FlowDecisionsTable {
 
 export interface FlowTables {
   flow_states: FlowStatesTable;
+  flow_state_parts: FlowStatePartsTable;
   flow_decisions: FlowDecisionsTable;
 }

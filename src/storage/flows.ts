@@ -6,7 +6,8 @@ import type { Database } from './schema.js';
 
 /**
  * Flow states (metadata of a stored Response or an MCP session) and flow decisions with their approvals, on both
- * backends. Expired rows are never read; one state write in 64 deletes the expired rows of both tables.
+ * backends. Expired rows are never read; one state write in 64 (whole states and parts alike) deletes the expired rows.
+ * An MCP session's state is a snapshot plus parts (flow-parts.ts): its rows live as long as its newest one.
  */
 
 let writes = 0;
@@ -18,6 +19,11 @@ export async function saveFlowState(db: Kysely<Database>, tenantId: string, key:
     .values(row)
     .onConflict((oc) => oc.columns(['tenant_id', 'key']).doUpdateSet({ state: row.state, expires_at: row.expires_at }))
     .execute();
+  await noteFlowWrite(db);
+}
+
+/** Counts a state write; one in 64 sweeps the expired rows. */
+export async function noteFlowWrite(db: Kysely<Database>): Promise<void> {
   if (++writes % 64 === 0) await sweepExpired(db, Date.now());
 }
 
@@ -27,7 +33,22 @@ export async function loadFlowState(db: Kysely<Database>, tenantId: string, key:
 }
 
 export async function sweepExpired(db: Kysely<Database>, now: number): Promise<void> {
-  for (const table of ['flow_states', 'flow_decisions'] as const) await db.deleteFrom(table).where('expires_at', '<=', now).execute();
+  // A session's older parts and its snapshot may be past their own expiry while its newest part is not: they stay.
+  await db
+    .deleteFrom('flow_states')
+    .where('expires_at', '<=', now)
+    .where(({ not, exists, selectFrom }) =>
+      not(exists(selectFrom('flow_state_parts as live').select('live.seq').whereRef('live.tenant_id', '=', 'flow_states.tenant_id').whereRef('live.key', '=', 'flow_states.key').where('live.expires_at', '>', now))),
+    )
+    .execute();
+  await db
+    .deleteFrom('flow_state_parts')
+    .where('expires_at', '<=', now)
+    .where(({ not, exists, selectFrom }) =>
+      not(exists(selectFrom('flow_state_parts as live').select('live.seq').whereRef('live.tenant_id', '=', 'flow_state_parts.tenant_id').whereRef('live.key', '=', 'flow_state_parts.key').where('live.expires_at', '>', now))),
+    )
+    .execute();
+  await db.deleteFrom('flow_decisions').where('expires_at', '<=', now).execute();
 }
 
 export type FlowDecisionRow = FlowDecisionsTable;

@@ -1,13 +1,11 @@
 import { createHash } from 'node:crypto';
-import { LRUCache } from 'lru-cache';
 import { textOf } from '../../flows/conversation.js';
 import { resultKind } from '../../flows/labels.js';
-import { FlowState } from '../../flows/state.js';
 import { flowVerdict } from '../../proxy/flows/call-guard.js';
-import { newFlowContext, type FlowContext } from '../../proxy/flows/context.js';
+import { flowHasher, newFlowContext, type FlowContext } from '../../proxy/flows/context.js';
 import type { Services } from '../../services.js';
-import { loadFlowState, saveFlowState } from '../../storage/flows.js';
 import type { RelayContext } from './context.js';
+import { SessionFlowStates } from './flow-sessions.js';
 import { CODES, isResponse, verdictError, type Message } from './jsonrpc.js';
 
 /**
@@ -21,18 +19,13 @@ import { CODES, isResponse, verdictError, type Message } from './jsonrpc.js';
 export const MCP_FLOW_TTL_MS = 24 * 3600_000;
 const contexts = new WeakMap<RelayContext, Promise<FlowContext | undefined>>();
 
-/**
- * Live sessions' states, kept in memory where this process is the only writer (the embedded SQLite database): reading
- * a state back from storage on every call costs its whole size (up to MAX_HASHES value hashes a set, ~1 ms for a long
- * session). With PostgreSQL another replica may have extended the state since, so every call reads it from storage.
- */
-const liveStates = new WeakMap<Services, LRUCache<string, FlowState>>();
+/** Live sessions' states per gateway (flow-sessions.ts: kept in memory, stored as a snapshot plus a part per call). */
+const sessionStates = new WeakMap<Services, SessionFlowStates>();
 
-function liveStatesOf(services: Services): LRUCache<string, FlowState> | undefined {
-  if (services.storage.dialect !== 'sqlite') return undefined;
-  let cache = liveStates.get(services);
-  if (!cache) liveStates.set(services, (cache = new LRUCache<string, FlowState>({ max: 10_000, ttl: MCP_FLOW_TTL_MS })));
-  return cache;
+function statesOf(services: Services): SessionFlowStates {
+  let states = sessionStates.get(services);
+  if (!states) sessionStates.set(services, (states = new SessionFlowStates(services.storage.db, services.storage.dialect, flowHasher(services), MCP_FLOW_TTL_MS)));
+  return states;
 }
 
 function stateKey(ctx: RelayContext): string {
@@ -41,7 +34,10 @@ function stateKey(ctx: RelayContext): string {
   return `mcp:${ctx.server.name}:${id}`;
 }
 
-/** The session's flow context, loaded once per HTTP request. A state that cannot be read counts as untrusted content seen. */
+/**
+ * The session's flow context, loaded once per HTTP request (with PostgreSQL: the parts other replicas appended since).
+ * A state that cannot be read counts as untrusted content seen.
+ */
 function sessionFlows(ctx: RelayContext): Promise<FlowContext | undefined> {
   let pending = contexts.get(ctx);
   if (!pending) {
@@ -49,22 +45,7 @@ function sessionFlows(ctx: RelayContext): Promise<FlowContext | undefined> {
       const services = ctx.request.server.services;
       const flows = await newFlowContext(services, ctx.tenantId, 'mcp');
       if (!flows) return undefined;
-      const live = liveStatesOf(services);
-      const key = `${ctx.tenantId}\0${stateKey(ctx)}`;
-      const kept = live?.get(key);
-      if (kept) {
-        flows.state = kept;
-        return flows;
-      }
-      const stored = await loadFlowState(services.storage.db, ctx.tenantId, stateKey(ctx));
-      if (stored) {
-        try {
-          flows.state = FlowState.fromStored(flows.hash, stored);
-        } catch {
-          flows.state.addResult('(unreadable session state)', undefined, 'untrusted', '');
-        }
-      }
-      live?.set(key, flows.state);
+      flows.state = await statesOf(services).current(ctx.tenantId, stateKey(ctx));
       return flows;
     })();
     contexts.set(ctx, pending);
@@ -76,6 +57,8 @@ function sessionFlows(ctx: RelayContext): Promise<FlowContext | undefined> {
 export async function mcpFlowRefusal(ctx: RelayContext, id: string | number, tool: string, args: unknown): Promise<Message | undefined> {
   const flows = await sessionFlows(ctx);
   if (!flows) return undefined;
+  // Another request of the session may have re-read the state since (after a compaction elsewhere): decide on the newest.
+  flows.state = statesOf(ctx.request.server.services).latest(ctx.tenantId, stateKey(ctx)) ?? flows.state;
   const verdict = await flowVerdict(ctx.request, flows, { tool, server: ctx.server.name, arguments: JSON.stringify(args ?? {}) });
   if (!verdict) return undefined;
   if (verdict.status === 'flagged') {
@@ -97,7 +80,9 @@ export async function recordMcpResult(ctx: RelayContext, message: Message): Prom
   if (!flows) return;
   const result = message.result as { content?: unknown; structuredContent?: unknown };
   const text = [textOf(result.content), result.structuredContent === undefined ? '' : JSON.stringify(result.structuredContent).slice(0, 64 * 1024)].join('\n');
-  flows.state.addCall(String(message.id), open.tool);
-  flows.state.addResult(open.tool, String(message.id), resultKind(flows.policy, open.tool, ctx.server.name), text);
-  await saveFlowState(ctx.request.server.services.storage.db, ctx.tenantId, stateKey(ctx), flows.state.toStored(), MCP_FLOW_TTL_MS);
+  const kind = resultKind(flows.policy, open.tool, ctx.server.name);
+  await statesOf(ctx.request.server.services).record(ctx.tenantId, stateKey(ctx), (state) => {
+    state.addCall(String(message.id), open.tool!);
+    state.addResult(open.tool!, String(message.id), kind, text);
+  });
 }

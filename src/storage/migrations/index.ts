@@ -11,6 +11,7 @@ import * as syndicates from './0008-syndicates.js';
 import { agentIdentity } from './0010-agent-identity.js';
 import * as mcpProxy from './0011-mcp-proxy.js';
 import * as flowPolicies from './0012-flow-policies.js';
+import * as flowStateParts from './0013-flow-state-parts.js';
 
 /** Versioned migrations, one set for SQLite and PostgreSQL. Names sort in apply order. */
 const STATIC_MIGRATIONS: Record<string, Migration> = {
@@ -28,7 +29,7 @@ const STATIC_MIGRATIONS: Record<string, Migration> = {
 export function migrationProvider(storage: { dialect: Dialect; activityKey?: Buffer }): MigrationProvider {
   return {
     async getMigrations() {
-      return { ...STATIC_MIGRATIONS, '0010-agent-identity': agentIdentity(storage), '0011-mcp-proxy': mcpProxy, '0012-flow-policies': flowPolicies };
+      return { ...STATIC_MIGRATIONS, '0010-agent-identity': agentIdentity(storage), '0011-mcp-proxy': mcpProxy, '0012-flow-policies': flowPolicies, '0013-flow-state-parts': flowStateParts };
     },
   };
 }

@@ -47,10 +47,11 @@ for (const storage of ['sqlite', 'postgres'] as const) {
     });
 
     t.test('the session state is stored as metadata, and a new session starts clean', async (t) => {
-      const rows = await gw.services.storage.db.selectFrom('flow_states').selectAll().execute();
-      t.equal(rows.length, 1);
-      t.match(rows[0].key, /^mcp:desk:/);
-      t.notMatch(rows[0].state, /ticket-drop|printer/, 'no content, no value');
+      // Each result the agent received is one small part of the session's state, numbered in order.
+      const rows = await gw.services.storage.db.selectFrom('flow_state_parts').selectAll().orderBy('seq').execute();
+      t.same(rows.map((r) => r.seq), [1, 2, 3]);
+      t.ok(rows.every((r) => /^mcp:desk:/.test(r.key)));
+      t.notMatch(rows.map((r) => r.part).join(), /ticket-drop|printer|mycorp/, 'no content, no value');
       const fresh = await agent(gw, key, 'desk');
       t.teardown(() => fresh.client.close());
       await fresh.client.callTool({ name: 'send_email', arguments: { to: 'helpdesk@ticket-drop.example', body: 'x' } });
