@@ -24,6 +24,12 @@ const WWW_URL = /(?<![\w.@/:-])www\.[a-z0-9-]{1,63}(?:\.[a-z0-9-]{1,63}){1,8}(?:
 /** A host name without scheme (`paypal-login.example/verify`); the layer keeps only strong verdicts on these. */
 const BARE_DOMAIN = /(?<![\w.@/:%-])(?:[a-z0-9][a-z0-9-]{0,62}\.){1,6}[a-z]{2,24}(?![\w-]|\.\w|\()(?:\/[\x21-\x7e]{0,4000})?/gi;
 const MAX_BARE = 64;
+/**
+ * What every BARE_DOMAIN match contains (a label's last character, the dot, two letters of the TLD). The full pattern
+ * tries every word start of the text; prose without a dotted name (most prose: `e.g.` and sentence ends do not
+ * count) skips it.
+ */
+const BARE_HINT = /[a-z0-9-]\.[a-z]{2}/i;
 // Label and attribute classes exclude their own opening character, so a failed attempt
 // stops at the next `[` or `<` instead of rescanning: linear even on `[[[[...`.
 const MD_IMAGE = /!\[[^[\]\n]{0,256}\]\(\s{0,4}<?([^\s)>]{1,4096})/g;
@@ -99,7 +105,7 @@ export function findLinks(text: string, max: number): Link[] {
   }
   BARE_DOMAIN.lastIndex = 0;
   let bare = 0;
-  for (let m = BARE_DOMAIN.exec(text); m !== null && bare < MAX_BARE && links.length < max; m = BARE_DOMAIN.exec(text)) {
+  for (let m = BARE_HINT.test(text) ? BARE_DOMAIN.exec(text) : null; m !== null && bare < MAX_BARE && links.length < max; m = BARE_DOMAIN.exec(text)) {
     if (m[0].toLowerCase().startsWith('www.')) continue;
     const url = trimUrl(m[0]);
     bare++;
