@@ -28,6 +28,14 @@ export class FeatureSink {
     this.slotMask = capacity * 2 - 1;
   }
 
+  /**
+   * Changes whenever the sink is reset: a layer that kept a reference to the sink (ctx.semanticFeatures) checks it
+   * still holds the chunk it referred to.
+   */
+  get stamp(): number {
+    return this.generation;
+  }
+
   reset(): void {
     this.length = 0;
     this.generation++;
