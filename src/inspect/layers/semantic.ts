@@ -33,6 +33,10 @@ interface Best extends TextScore {
   source: Span;
 }
 
+function bestOf(score: TextScore, view: string, viewIndex: number, source: Span): Best {
+  return { logit: score.logit, probability: score.probability, risk: score.risk, span: score.span, view, viewIndex, source };
+}
+
 function scanBudget(contentLength: number): number {
   return Math.min(settings.maxViewChars, Math.max(contentLength, 1024) * settings.viewBudgetFactor);
 }
@@ -45,7 +49,8 @@ export function createSemanticLayer(model: SemanticModel): Layer {
       const kind = modelKind(ctx.kind);
       const matched: Indicator[] = [];
       const original = scoreText(model, ctx.content, kind, sink, matched);
-      let best: Best = { ...original, view: 'original', viewIndex: 0, source: original.span };
+      // Written out rather than spread: spreading the score into a literal with more fields costs µs per call in V8.
+      let best: Best = bestOf(original, 'original', 0, original.span);
       // Which text the sink's features are of: the last chunk of the last text scored.
       let lastView = 0;
       let lastLength = ctx.content.length;
@@ -60,7 +65,7 @@ export function createSemanticLayer(model: SemanticModel): Layer {
         lastView = viewIndex;
         lastLength = view.text.length;
         const source = view.source ?? { start: 0, end: ctx.content.length };
-        if (scored.logit > best.logit) best = { ...scored, view: view.name, viewIndex, source };
+        if (scored.logit > best.logit) best = bestOf(scored, view.name, viewIndex, source);
         for (const hit of matchPatterns(view.text, ctx.kind)) patternHits.push({ ...hit, span: source, view: view.name });
       }
       ctx.signals['semantic.probability'] = best.probability;
