@@ -156,13 +156,27 @@ function turnOf(line: string, lineStart: number): Turn | undefined {
   return role ? { role, lineStart, body: line.slice(colon + 1).trim() } : undefined;
 }
 
+/**
+ * Whether the line [start, stop) can open a turn (turnOf): a chat-template tag, or a colon after its first character
+ * within the label's length. Most lines of prose cannot, and are then not copied out of the text.
+ */
+function mayOpenTurn(text: string, start: number, stop: number): boolean {
+  if (text.startsWith('<|', start)) return true;
+  const limit = Math.min(stop, start + S.manyShot.maxLabelChars);
+  for (let i = start + 1; i < limit; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x3a || c === 0xff1a) return true;
+  }
+  return false;
+}
+
 function dialogueTurns(text: string): Turn[] {
   const turns: Turn[] = [];
   let start = 0;
   for (let n = 0; n < S.manyShot.maxLines && start <= text.length; n++) {
     const end = text.indexOf('\n', start);
     const stop = end < 0 ? text.length : end;
-    const turn = turnOf(text.slice(start, Math.min(stop, start + S.manyShot.maxLabelChars + 200)), start);
+    const turn = mayOpenTurn(text, start, stop) ? turnOf(text.slice(start, Math.min(stop, start + S.manyShot.maxLabelChars + 200)), start) : undefined;
     if (turn) turns.push(turn);
     if (end < 0) break;
     start = end + 1;
