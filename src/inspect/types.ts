@@ -1,4 +1,5 @@
 import type { FlowPolicy } from '../flows/types.js';
+import type { ChunkFeatures } from './semantic/chunk-features.js';
 
 /**
  * The one contract every inspection layer implements. The pipeline is pure:
@@ -174,6 +175,12 @@ export interface InspectionContext {
   threatFamily?: string;
   /** Spans the causal arbiter judged to be the operative cause and safe to neutralise. */
   neutralize: Span[];
+  /**
+   * The semantic model's features of the chunk it scored highest (view `viewIndex`, [start, end) of that view's text),
+   * still held by the semantic layer's sink when `sink.stamp === stamp`: the hyperbolic brain and the causal arbiter
+   * read the same chunk and reuse them instead of featurizing it again.
+   */
+  semanticFeatures?: ChunkFeatures;
   /** Set by a layer that has seen enough (e.g. a pathological payload): later layers except decision are skipped. */
   halted?: boolean;
   /** Final decision, written by the decision layer. */

@@ -28,12 +28,16 @@ export interface AblationResult {
   segments: Segment[];
 }
 
-export function findCause(model: SemanticModel, text: string, chunk: Span, kind: ModelKind, sink: FeatureSink): AblationResult {
+/** `chunkFeatures`: how many features the chunk has, when the caller already knows (the semantic layer counted them). */
+export function findCause(model: SemanticModel, text: string, chunk: Span, kind: ModelKind, sink: FeatureSink, chunkFeatures?: number): AblationResult {
   const segments = segmentsOf(text, chunk, config.maxSegments);
   if (segments.length < 2) return { rescores: 0, residual: 1, segments };
-  sink.reset();
-  featurizeSpan(text, chunk, kind, sink);
-  const norm = 1 / Math.sqrt(Math.max(sink.length, 1));
+  if (chunkFeatures === undefined) {
+    sink.reset();
+    featurizeSpan(text, chunk, kind, sink);
+    chunkFeatures = sink.length;
+  }
+  const norm = 1 / Math.sqrt(Math.max(chunkFeatures, 1));
   const contributions = segments.map((segment) => {
     sink.reset();
     featurizeSpan(text, segment, kind, sink);

@@ -76,6 +76,8 @@ export class SparseAutomaton {
   /** Per state, the pattern ids reported through the callback (patterns without a label). */
   private readonly outStart: Int32Array;
   private readonly outIds: Int32Array;
+  /** emits[state] = 1 when a match ends at the state (it has labels or pattern ids). */
+  private readonly emits: Uint8Array;
   /** Class of each ASCII code unit occurring in a phrase (0: none, the step leads back to the root). */
   private readonly asciiClass = new Uint8Array(128);
   private readonly width: number;
@@ -164,6 +166,10 @@ export class SparseAutomaton {
     }
     this.labIds = Int32Array.from(labIds);
     this.outIds = Int32Array.from(outIds);
+    this.emits = new Uint8Array(states);
+    for (let state = 0; state < states; state++) {
+      if (this.labStart[state + 1] > this.labStart[state] || this.outStart[state + 1] > this.outStart[state]) this.emits[state] = 1;
+    }
   }
 
   private slot(state: number, code: number): number {
@@ -210,9 +216,9 @@ export class SparseAutomaton {
   }
 
   /**
-   * Scans the normal form of `text` (the loop of forEachNormal, inlined: this is the hot path). A labelled match sets
-   * `marks[label] = 1`; any other is reported as `onMatch(id, end)`, `end` being the offset just past it in the normal
-   * form.
+   * Scans the normal form of `text` (the loop of forEachNormal and the step, inlined: this is the hot path). A labelled
+   * match sets `marks[label] = 1`; any other is reported as `onMatch(id, end)`, `end` being the offset just past it in
+   * the normal form.
    */
   scan(text: string, onMatch: (id: number, end: number) => void, marks: Uint8Array = NO_MARKS): void {
     let state = this.step(0, SPACE);
@@ -236,8 +242,10 @@ export class SparseAutomaton {
   }
 
   private advance(state: number, code: number, pos: number, onMatch: (id: number, end: number) => void, marks: Uint8Array): number {
-    // The common step (ASCII from a state with a row) inline; the rest through step().
+    // The common step (ASCII from a state with a row) inline; the rest through step(). Most states end no phrase:
+    // one byte says so, instead of reading both output ranges.
     const next = code < 128 && state < this.rowStates ? this.ascii[state * this.width + this.asciiClass[code]] : this.step(state, code);
+    if (this.emits[next] === 0) return next;
     const { labStart, labIds, outStart, outIds } = this;
     for (let k = labStart[next], end = labStart[next + 1]; k < end; k++) marks[labIds[k]] = 1;
     for (let k = outStart[next], end = outStart[next + 1]; k < end; k++) onMatch(outIds[k], pos);

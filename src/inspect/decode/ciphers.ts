@@ -21,7 +21,6 @@ export interface CipherReading {
 
 const SENTENCE = asciiClass(`${LETTERS}${DIGITS} ,.'"!?;:()-`);
 const MIN_SEGMENT = 12;
-const WORD = /[a-z]+/g;
 
 export function shift(text: string, k: number): string {
   let out = '';
@@ -100,12 +99,20 @@ function englishLetters(seg: string): boolean {
 function readSegment(seg: string, t: Tally): { kind: CipherKind; text: string } | null {
   const plain = englishLetters(seg);
   if (plain && !REVERSED_HINT.test(seg)) return null;
-  const words = seg.toLowerCase().match(WORD) ?? [];
+  // The words (runs of a-z in the lower-cased segment) read in place: no array of every word.
+  const lower = seg.toLowerCase();
   let long = 0;
   const unknown = new Set<string>();
-  for (const w of words) {
-    if (w.length < 3) continue;
+  for (let i = 0; i < lower.length; ) {
+    if (!isLower(lower.charCodeAt(i))) {
+      i++;
+      continue;
+    }
+    const start = i;
+    while (i < lower.length && isLower(lower.charCodeAt(i))) i++;
+    if (i - start < 3) continue;
     long++;
+    const w = lower.slice(start, i);
     if (!COMMON_WORDS.has(w)) unknown.add(w);
   }
   // Readable English has most of its words in the list; a cipher (even inside cover text) does not.
@@ -136,6 +143,14 @@ function readSegment(seg: string, t: Tally): { kind: CipherKind; text: string } 
   return null;
 }
 
+function isLower(c: number): boolean {
+  return c >= 0x61 && c <= 0x7a;
+}
+
+function isAsciiLetter(c: number): boolean {
+  return (c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a);
+}
+
 function hasTwoSpaces(text: string, start: number, end: number): boolean {
   let spaces = 0;
   for (let i = start; i < end && spaces < 2; i++) if (text.charCodeAt(i) === 0x20) spaces++;
@@ -150,7 +165,7 @@ function segments(text: string, maxLength: number, maxChars: number): Span[] {
     // A hidden sentence has spaces between its words; dotted names and base64 fragments do not.
     if (!hasTwoSpaces(text, run.start, run.end)) continue;
     for (let start = run.start; start < run.end && budget > 0; ) {
-      while (start < run.end && !/[A-Za-z]/.test(text[start])) start++;
+      while (start < run.end && !isAsciiLetter(text.charCodeAt(start))) start++;
       let end = Math.min(run.end, start + maxLength);
       if (end < run.end) {
         const space = text.lastIndexOf(' ', end);

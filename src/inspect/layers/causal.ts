@@ -2,6 +2,7 @@ import config from '../../../config/causal.json' with { type: 'json' };
 import { findCause } from '../causal/ablation.js';
 import { segmentsOf } from '../causal/segments.js';
 import { documentMention, lineEndAfter, lineStartBefore, mentionStrength, provenanceOf, type MentionStrength } from '../causal/provenance.js';
+import { featuresOf } from '../semantic/chunk-features.js';
 import { modelKind, newSink } from '../semantic/featurize.js';
 import { applySegmentJudge } from '../segments/apply.js';
 import type { SemanticModel } from '../semantic/model.js';
@@ -77,7 +78,8 @@ export function createCausalLayer(model: SemanticModel): Layer {
         const viewIndex = ctx.signals['semantic.view_index'] ?? 0;
         const view = ctx.views[viewIndex] ?? ctx.views[0];
         const chunk = { start: ctx.signals['semantic.chunk_start'] ?? 0, end: Math.min(ctx.signals['semantic.chunk_end'] ?? view.text.length, view.text.length) };
-        const result = findCause(model, view.text, chunk, modelKind(ctx.kind), sink);
+        const known = featuresOf(ctx.semanticFeatures, ctx.views[viewIndex] ? viewIndex : 0, chunk.start, chunk.end);
+        const result = findCause(model, view.text, chunk, modelKind(ctx.kind), sink, known?.length);
         ctx.signals['causal.rescores'] = result.rescores;
         ctx.signals['causal.residual'] = Math.round(result.residual * 1000) / 1000;
         let strength: MentionStrength = result.cause ? weakest(result.cause.segments.map((seg) => mentionStrength(provenanceOf(view.text, seg)))) : 'none';

@@ -1,6 +1,7 @@
 import settings from '../../../config/hyperbolic.json' with { type: 'json' };
 import modelFile from '../../../models/hyperbolic.json' with { type: 'json' };
 import { loadHyperbolicModel, place, type HyperbolicModel, type HyperbolicModelFile } from '../hyperbolic/classifier.js';
+import { featuresOf } from '../semantic/chunk-features.js';
 import { featurizeSpan, modelKind, newSink } from '../semantic/featurize.js';
 import { indicatorsIn } from '../semantic/shell-features.js';
 import type { InspectionContext, Layer } from '../types.js';
@@ -34,11 +35,19 @@ export function createHyperbolicLayer(model: HyperbolicModel): Layer {
       if (modelFlags.length > 0) {
         for (const category of ctx.kind === 'tool_call' ? ['dangerous_action', 'exfiltration'] : ['injection', 'exfiltration']) allowed.add(category);
       }
-      const view = ctx.views[ctx.signals['semantic.view_index'] ?? 0] ?? ctx.views[0];
+      const signalled = ctx.signals['semantic.view_index'] ?? 0;
+      const viewIndex = ctx.views[signalled] ? signalled : 0;
+      const view = ctx.views[viewIndex];
       const start = ctx.signals['semantic.chunk_start'] ?? 0;
       const end = ctx.signals['semantic.chunk_end'] ?? view.text.length;
-      sink.reset();
-      featurizeSpan(view.text, { start, end: Math.min(end, view.text.length) }, modelKind(ctx.kind), sink);
+      const chunkEnd = Math.min(end, view.text.length);
+      // The semantic layer has just featurized this chunk: its features are reused when still at hand.
+      let features = featuresOf(ctx.semanticFeatures, viewIndex, start, chunkEnd);
+      if (!features) {
+        sink.reset();
+        featurizeSpan(view.text, { start, end: chunkEnd }, modelKind(ctx.kind), sink);
+        features = { indices: sink.indices, length: sink.length };
+      }
       const evidence = new Map<string, number>();
       if (ctx.kind === 'tool_call') {
         // Curated command indicators name the ATT&CK-derived leaf they belong to: direct evidence for it.
@@ -47,7 +56,7 @@ export function createHyperbolicLayer(model: HyperbolicModel): Layer {
           evidence.set(path, (evidence.get(path) ?? 0) + 1);
         }
       }
-      const placement = place(model, sink.indices, sink.length, allowed, settings.thresholds, evidence);
+      const placement = place(model, features.indices, features.length, allowed, settings.thresholds, evidence);
       if (!placement) return;
       ctx.threatFamily = placement.path;
       ctx.signals['hyperbolic.confidence'] = Math.round(placement.confidence * 1000) / 1000;

@@ -51,7 +51,8 @@ function letterMask(word: string): number {
   for (let i = 0; i < word.length; i++) mask |= 1 << ((word.charCodeAt(i) - 0x61) & 31);
   return mask;
 }
-const MASKS = new Map(LABELS.map((l) => [l, letterMask(l)]));
+/** letterMask of LABELS[k], by position: the typo scan below reads it for every label. */
+const LABEL_MASKS = Int32Array.from(LABELS, letterMask);
 
 function bitCount(n: number): number {
   let count = 0;
@@ -129,8 +130,26 @@ function match(brand: Brand, label: string, kind: BrandMatchKind, remainder: str
   return { brand, label, kind, remainder, generic: isGeneric(label) };
 }
 
+/**
+ * The last tokens read and their matches: a link's host tokens are read by the named rules (score.ts) and again by the
+ * model's features (features.ts). Matches are never modified by their readers, so the same one can be handed out.
+ */
+const MEMO_SIZE = 8;
+const memoToken: Array<string | undefined> = new Array(MEMO_SIZE).fill(undefined);
+const memoMatch: Array<BrandMatch | undefined> = new Array(MEMO_SIZE).fill(undefined);
+let memoNext = 0;
+
 /** The strongest way a single host token (lower case, no dots or hyphens) names a brand. */
 export function matchToken(token: string): BrandMatch | undefined {
+  for (let i = 0; i < MEMO_SIZE; i++) if (memoToken[i] === token) return memoMatch[i];
+  const m = readToken(token);
+  memoToken[memoNext] = token;
+  memoMatch[memoNext] = m;
+  memoNext = (memoNext + 1) % MEMO_SIZE;
+  return m;
+}
+
+function readToken(token: string): BrandMatch | undefined {
   const exact = BY_LABEL.get(token);
   if (exact) return match(exact, token, 'exact', '');
   const stem = token.replace(/\d+$/, '');
@@ -173,8 +192,9 @@ export function matchToken(token: string): BrandMatch | undefined {
     const mask = letterMask(letters);
     const first = letters[0];
     const last = letters[letters.length - 1];
-    for (const label of LABELS) {
-      if (Math.abs(label.length - letters.length) > 2 || bitCount(mask ^ (MASKS.get(label) ?? 0)) > 4) continue;
+    for (let k = 0; k < LABELS.length; k++) {
+      const label = LABELS[k];
+      if (Math.abs(label.length - letters.length) > 2 || bitCount(mask ^ LABEL_MASKS[k]) > 4) continue;
       // One edit leaves the first or the last letter in place; two edits need a 9+ letter label.
       if (label.length < 9 && first !== label[0] && last !== label[label.length - 1]) continue;
       if (isTypoOf(letters, label)) {

@@ -22,8 +22,40 @@ const URL_PATTERN = String.raw`https?:\/\/${HOST_CHARS}{1,253}(?:[/?#][\x21-\x7e
 const SCHEME_URL = new RegExp(String.raw`(?<![A-Za-z0-9+.-])${URL_PATTERN}`, 'gi');
 const WWW_URL = /(?<![\w.@/:-])www\.[a-z0-9-]{1,63}(?:\.[a-z0-9-]{1,63}){1,8}(?:[/?#][\x21-\x7e]{0,4000})?/gi;
 /** A host name without scheme (`paypal-login.example/verify`); the layer keeps only strong verdicts on these. */
-const BARE_DOMAIN = /(?<![\w.@/:%-])(?:[a-z0-9][a-z0-9-]{0,62}\.){1,6}[a-z]{2,24}(?![\w-]|\.\w|\()(?:\/[\x21-\x7e]{0,4000})?/gi;
+const BARE_DOMAIN = /(?<![\w.@/:%-])(?:[a-z0-9][a-z0-9-]{0,62}\.){1,6}[a-z]{2,24}(?![\w-]|\.\w|\()(?:\/[\x21-\x7e]{0,4000})?/iy;
 const MAX_BARE = 64;
+/** A label's last character, a dot and two letters: every BARE_DOMAIN match has one (its last dot). */
+const BARE_HINT = /[a-z0-9-]\.[a-z]{2}/gi;
+
+/** Characters of a host name's labels and dots: a bare domain's host part is one run of them. */
+function isHostChar(c: number): boolean {
+  return (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a) || c === 0x2d || c === 0x2e;
+}
+
+/**
+ * The next BARE_DOMAIN match at or after `from`, exactly the one a global search from `from` would find. Tried at every
+ * word start, the pattern cost more than the rest of the link search; here it is tried once per run of host characters
+ * that holds a hint, at the run's start: a match's host part is one run of host characters holding its hint, and only
+ * the run's first character can pass the lookbehind (every host character is in its class).
+ */
+function nextBareDomain(text: string, from: number): RegExpExecArray | null {
+  for (;;) {
+    BARE_HINT.lastIndex = from;
+    const hint = BARE_HINT.exec(text);
+    if (!hint) return null;
+    let start = hint.index;
+    while (start > 0 && isHostChar(text.charCodeAt(start - 1))) start--;
+    let end = hint.index + 1;
+    while (end < text.length && isHostChar(text.charCodeAt(end))) end++;
+    // A run begun before `from` continues the previous match: nothing in it can start a new one.
+    if (start >= from) {
+      BARE_DOMAIN.lastIndex = start;
+      const m = BARE_DOMAIN.exec(text);
+      if (m) return m;
+    }
+    from = end;
+  }
+}
 // Label and attribute classes exclude their own opening character, so a failed attempt
 // stops at the next `[` or `<` instead of rescanning: linear even on `[[[[...`.
 const MD_IMAGE = /!\[[^[\]\n]{0,256}\]\(\s{0,4}<?([^\s)>]{1,4096})/g;
@@ -97,9 +129,8 @@ export function findLinks(text: string, max: number): Link[] {
       push({ url: prefix + url, span: { start: m.index, end: m.index + url.length }, context: 'text' });
     }
   }
-  BARE_DOMAIN.lastIndex = 0;
   let bare = 0;
-  for (let m = BARE_DOMAIN.exec(text); m !== null && bare < MAX_BARE && links.length < max; m = BARE_DOMAIN.exec(text)) {
+  for (let m = nextBareDomain(text, 0); m !== null && bare < MAX_BARE && links.length < max; m = nextBareDomain(text, m.index + m[0].length)) {
     if (m[0].toLowerCase().startsWith('www.')) continue;
     const url = trimUrl(m[0]);
     bare++;
@@ -134,6 +165,8 @@ export function findLinks(text: string, max: number): Link[] {
 const DANGEROUS_LINK =
   /(?:\]\(\s{0,4}<?|\b(?:href|src|action|formaction|xlink:href)\s{0,4}=\s{0,4}["']?\s{0,4})((?:javascript|vbscript):|data:(?:text\/html|application\/x?html|image\/svg\+xml)[;,])/gi;
 const DANGEROUS_BARE = /(?<![\w-])(?:javascript|vbscript):[^\s]{6,200}/gi;
+/** In every match of both patterns: text without it (nearly all) skips them. */
+const DANGEROUS_HINT = /script:|data:/i;
 
 export interface DangerousUri {
   span: Span;
@@ -142,6 +175,7 @@ export interface DangerousUri {
 
 /** `javascript:`/`vbscript:` and HTML/SVG `data:` URIs, in a link target or bare. */
 export function findDangerousUris(text: string): DangerousUri | undefined {
+  if (!DANGEROUS_HINT.test(text)) return undefined;
   DANGEROUS_LINK.lastIndex = 0;
   const link = DANGEROUS_LINK.exec(text);
   if (link) {

@@ -72,17 +72,15 @@ export function parseUrl(raw: string): UrlInfo | undefined {
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return undefined;
   const hostname = url.hostname.toLowerCase().replace(/\.$/, '');
   if (hostname.length === 0) return undefined;
-  const base = {
-    scheme: url.protocol.slice(0, -1),
-    username: safeDecode(url.username),
-    password: url.password,
-    hostname,
-    port: url.port,
-    pathQuery: url.pathname + url.search + url.hash,
-  };
+  // The fields are written out, not spread from a common object: an object spread here cost several µs per link.
+  const scheme = url.protocol.slice(0, -1);
+  const username = safeDecode(url.username);
+  const password = url.password;
+  const port = url.port;
+  const pathQuery = url.pathname + url.search + url.hash;
   const isIp = /^\d+\.\d+\.\d+\.\d+$/.test(hostname) || hostname.startsWith('[');
   if (isIp) {
-    return { ...base, isIp, isPrivateIp: privateIp(hostname), suffix: '', tld: '', ownerLabel: '', subdomains: [], hosted: false, verifiedNamespace: false };
+    return { scheme, username, password, hostname, port, pathQuery, isIp, isPrivateIp: privateIp(hostname), suffix: '', tld: '', ownerLabel: '', subdomains: [], hosted: false, verifiedNamespace: false };
   }
   const parsed = parseDomain(hostname, { allowPrivateDomains: true });
   const suffix = parsed.publicSuffix ?? hostname.slice(hostname.lastIndexOf('.') + 1);
@@ -97,7 +95,12 @@ export function parseUrl(raw: string): UrlInfo | undefined {
     hostSuffix = listed;
   }
   return {
-    ...base,
+    scheme,
+    username,
+    password,
+    hostname,
+    port,
+    pathQuery,
     isIp: false,
     isPrivateIp: false,
     suffix: hostSuffix ?? suffix,

@@ -1,5 +1,6 @@
 import config from '../../../config/national-ids.json' with { type: 'json' };
 import { PRIORITY, type Candidate } from './candidate.js';
+import { AhoCorasick } from '../semantic/aho-corasick.js';
 import { abaValid } from './id-checksums.js';
 
 /**
@@ -64,14 +65,23 @@ const NOT_POSTAL = /@|^\d{1,3}(?:\.\d{1,3}){3}|^[0-9a-f:]{6,}$|^0x[0-9a-f]+|^[\w
 /** Gates: a capitalised street type followed by a comma (EN), a postcode followed by a capitalised town (EU, FR). */
 const EN_HINT = new RegExp(`\\b(?:${alternation(config.streetTypes.map((w) => w[0].toUpperCase() + w.slice(1)))})\\.?,`);
 const STREET_WORDS = config.streetWords.filter((w) => w.length >= 3);
+/** Whether any street word occurs: one pass over the text instead of a substring search per word. */
+const STREET_WORD_MATCHER = new AhoCorasick(STREET_WORDS);
+const streetWordSeen = new Uint8Array(STREET_WORDS.length);
+
+function hasStreetWord(lower: string): boolean {
+  streetWordSeen.fill(0);
+  STREET_WORD_MATCHER.scan(lower, streetWordSeen);
+  return streetWordSeen.includes(1);
+}
 const POSTCODE_TOWN = /\d{4,5}(?:\s?[A-Z]{2})?\s{1,3}\p{Lu}/gu;
 
-export function scanAddresses(text: string, out: Candidate[], hits: ReadonlySet<string>): void {
+/** `lower`: the text lower-cased, when the caller has it already. */
+export function scanAddresses(text: string, out: Candidate[], hits: ReadonlySet<string>, lower: string = text.toLowerCase()): void {
   if (!/\d/.test(text)) return;
   const push = (start: number, end: number): void => {
     out.push({ type: 'street_address', start, end, priority: PRIORITY.phone - 5, pii: true });
   };
-  const lower = text.toLowerCase();
   const seen = new Set<number>();
   const run = (re: RegExp, from: number, to: number): void => {
     const part = text.slice(from, to);
@@ -89,7 +99,7 @@ export function scanAddresses(text: string, out: Candidate[], hits: ReadonlySet<
   };
   if (EN_HINT.test(text)) run(STREET_EN, 0, text.length);
   // The European shapes end in a postcode and a town: they are tried only in the stretch before each postcode.
-  if (STREET_WORDS.some((w) => lower.includes(w))) {
+  if (hasStreetWord(lower)) {
     POSTCODE_TOWN.lastIndex = 0;
     for (let m = POSTCODE_TOWN.exec(text); m !== null; m = POSTCODE_TOWN.exec(text)) {
       const from = Math.max(0, m.index - 90);

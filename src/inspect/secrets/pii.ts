@@ -123,8 +123,9 @@ export function scanPii(text: string, out: Candidate[]): void {
   scanIbans(text, out);
   scanDni(text, out);
   if (!/\d/.test(text)) return;
-  const hits = labelHits(text.toLowerCase());
+  const lower = text.toLowerCase();
+  const hits = labelHits(lower);
   scanNationalIds(text, out, hits);
   scanBankAccounts(text, out, hits);
-  scanAddresses(text, out, hits);
+  scanAddresses(text, out, hits, lower);
 }

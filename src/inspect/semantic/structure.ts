@@ -156,13 +156,27 @@ function turnOf(line: string, lineStart: number): Turn | undefined {
   return role ? { role, lineStart, body: line.slice(colon + 1).trim() } : undefined;
 }
 
+/**
+ * Whether the line [start, stop) can open a turn (turnOf): a chat-template tag, or a colon after its first character
+ * within the label's length. Most lines of prose cannot, and are then not copied out of the text.
+ */
+function mayOpenTurn(text: string, start: number, stop: number): boolean {
+  if (text.startsWith('<|', start)) return true;
+  const limit = Math.min(stop, start + S.manyShot.maxLabelChars);
+  for (let i = start + 1; i < limit; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x3a || c === 0xff1a) return true;
+  }
+  return false;
+}
+
 function dialogueTurns(text: string): Turn[] {
   const turns: Turn[] = [];
   let start = 0;
   for (let n = 0; n < S.manyShot.maxLines && start <= text.length; n++) {
     const end = text.indexOf('\n', start);
     const stop = end < 0 ? text.length : end;
-    const turn = turnOf(text.slice(start, Math.min(stop, start + S.manyShot.maxLabelChars + 200)), start);
+    const turn = mayOpenTurn(text, start, stop) ? turnOf(text.slice(start, Math.min(stop, start + S.manyShot.maxLabelChars + 200)), start) : undefined;
     if (turn) turns.push(turn);
     if (end < 0) break;
     start = end + 1;
@@ -265,8 +279,15 @@ const OPENED_BY_QUOTE = new RegExp(`${O.quote}[\\s¡]{0,2}$`);
 // The quoted opening itself ends in '!' or '：', so the window to the verb may cross punctuation, not a line.
 const START_BEFORE = new RegExp(`(?:${O.start})[^\\n]{0,${O.window}}$`, 'i');
 const START_AFTER = new RegExp(`^[^\\n]{0,${O.window}}(?:${O.start})`, 'i');
+/**
+ * An affirmative right after an opening quote, anywhere: every candidate the loop below accepts is one, so a text
+ * without any is answered without running the affirmative alternation at every word (most text: quotes are rare
+ * and the quote class leads, so the scan tests one character per position).
+ */
+const QUOTED_AFFIRMATIVE = new RegExp(`${O.quote}[\\s¡]{0,2}(?:${AFFIRMATIVE.source})`, 'i');
 
 export function outputPriming(text: string): StructureHit | undefined {
+  if (!QUOTED_AFFIRMATIVE.test(text)) return undefined;
   AFFIRMATIVE.lastIndex = 0;
   for (let n = 0; n < R.maxMentions; n++) {
     const m = AFFIRMATIVE.exec(text);
@@ -314,7 +335,11 @@ function wordy(fragment: string): boolean {
   return /\s\S/.test(fragment.trim()) || /[^\x00-\u024F]/.test(fragment);
 }
 
+/** What every FRAGMENT match contains (a name's `=`/`:` then an opening quote): texts without it have no fragment. */
+const FRAGMENT_HINT = /[=:＝：]\s{0,2}["'“”«»„「『‘]/;
+
 export function payloadSplitting(text: string): StructureHit | undefined {
+  if (!FRAGMENT_HINT.test(text)) return undefined;
   const names = new Set<string>();
   let first: Span | undefined;
   FRAGMENT.lastIndex = 0;

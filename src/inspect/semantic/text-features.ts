@@ -24,12 +24,49 @@ const NS_LEXICON = 0x6a09e667;
 function wordHash(word: string): number {
   return fnv1a(word.replace(/[0-9]/g, '0'));
 }
-const TASK_VERBS = new Set(lexicon.taskVerbs.map(wordHash));
-const POSSESSIVES = new Set(lexicon.possessives.map(wordHash));
-const RESPONSE_NOUNS = new Set(lexicon.responseNouns.map(wordHash));
+
+/**
+ * A set of 32-bit word hashes in a typed open-addressing table. A word hash is an unsigned 32-bit number, above the
+ * small-integer range, so a `Set<number>` lookup boxes it: one heap number per word of every text, looked up once or
+ * twice each. Slot value 0 marks an empty slot; the hash 0 itself is kept aside.
+ */
+class WordSet {
+  private readonly table: Uint32Array;
+  private readonly mask: number;
+  private readonly hasZero: boolean;
+
+  constructor(hashes: readonly number[]) {
+    let size = 16;
+    while (size < hashes.length * 2) size *= 2;
+    this.table = new Uint32Array(size);
+    this.mask = size - 1;
+    this.hasZero = hashes.includes(0);
+    for (const h of hashes) {
+      if (h === 0) continue;
+      let slot = Math.imul(h, 0x9e3779b1) >>> 0 & this.mask;
+      while (this.table[slot] !== 0 && this.table[slot] !== h) slot = (slot + 1) & this.mask;
+      this.table[slot] = h;
+    }
+  }
+
+  has(h: number): boolean {
+    if (h === 0) return this.hasZero;
+    let slot = Math.imul(h, 0x9e3779b1) >>> 0 & this.mask;
+    for (;;) {
+      const v = this.table[slot];
+      if (v === h) return true;
+      if (v === 0) return false;
+      slot = (slot + 1) & this.mask;
+    }
+  }
+}
+
+const TASK_VERBS = new WordSet(lexicon.taskVerbs.map(wordHash));
+const POSSESSIVES = new WordSet(lexicon.possessives.map(wordHash));
+const RESPONSE_NOUNS = new WordSet(lexicon.responseNouns.map(wordHash));
 const LEX_TASK_VERB_INITIAL = combine(NS_LEXICON, fnv1a('task_verb_initial'));
 const LEX_RESPONSE_REFERENCE = combine(NS_LEXICON, fnv1a('response_reference'));
-const QUESTION_WORDS = new Set(lexicon.questionWords.map(wordHash));
+const QUESTION_WORDS = new WordSet(lexicon.questionWords.map(wordHash));
 const LEX_QUESTION_INITIAL = combine(NS_LEXICON, fnv1a('question_initial'));
 /** Words longer than this are opaque tokens (hashes, base64, keys): one shape feature instead of noise. */
 const MAX_WORD = 32;
