@@ -17,6 +17,7 @@ export interface FlowStatePart {
   untrusted: [string, number][];
   trusted: string[];
   named: string[];
+  /** [call id, tool name]: a later request may carry only the call id of a result. */
   calls: [string, string][];
   untrusted_seen: boolean;
   private_seen: boolean;

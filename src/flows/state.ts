@@ -1,4 +1,4 @@
-import { emptyPart, isEmptyPart, type FlowStatePart } from './state-part.js';
+import { emptyPart, isEmptyPart, PART_LIMITS, type FlowStatePart } from './state-part.js';
 import { namedKeys, valueKeys, type Hasher } from './values.js';
 import type { SeenSource, SourceKind } from './types.js';
 
@@ -11,23 +11,13 @@ import type { SeenSource, SourceKind } from './types.js';
  * new named or trusted values are dropped (which can only refuse more).
  */
 
-export const MAX_SOURCES = 64;
-export const MAX_HASHES = 4096;
-const MAX_CALLS = 256;
+export const MAX_SOURCES = PART_LIMITS.sources;
+export const MAX_HASHES = PART_LIMITS.hashes;
+const MAX_CALLS = PART_LIMITS.calls;
 const MAX_PENDING_CHARS = 256 * 1024;
 
-export interface StoredFlowState {
-  v: 1;
-  sources: SeenSource[];
-  /** [hash, index into sources] */
-  untrusted: [string, number][];
-  trusted: string[];
-  named: string[];
-  /** [call id, tool name]: a later request may carry only the call id of a result. */
-  calls: [string, string][];
-  untrusted_seen: boolean;
-  private_seen: boolean;
-}
+/** A whole state as stored: the shape of a part, its untrusted hashes pointing into its own sources. */
+export type StoredFlowState = FlowStatePart;
 
 /**
  * A text waiting to be hashed: named by the user or the app, or a tool result of `kind` (source `index`; `local`: its
