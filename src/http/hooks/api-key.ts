@@ -1,4 +1,4 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import type { Principal } from '../../auth/key-resolver.js';
 import { BastionError } from '../../errors.js';
 
@@ -26,15 +26,12 @@ function unauthenticated(request: FastifyRequest): BastionError {
 }
 
 /**
- * onRequest: X-API-Key → principal (SPEC §5). Unknown or missing → 401 with `WWW-Authenticate: ApiKey`.
- * With ALLOW_UNAUTHENTICATED=true a data-plane request *without* a key is served as the `default` tenant; a wrong key
- * is still 401. Shared by both listeners: the data plane (src/proxy/server.ts) and the admin listener's API-key routes
- * (src/admin/api-key-auth.ts), which never serve anonymous callers.
+ * X-API-Key → principal (SPEC §5). Unknown or missing → 401 with `WWW-Authenticate: ApiKey`. With
+ * ALLOW_UNAUTHENTICATED=true a data-plane request *without* a key is served as the `default` tenant; a wrong key is
+ * still 401. The data plane admits keys in its own onRequest hook (`admit.ts`, built from `presentedKey` and
+ * `admitPrincipal`); the admin listener's API-key routes (src/admin/api-key-auth.ts) and POST /mcp's admission call
+ * this, and never serve anonymous callers.
  */
-export async function authenticate(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
-  await authenticateApiKey(request, { allowAnonymous: request.server.services.config.allowUnauthenticated });
-}
-
 export async function authenticateApiKey(request: FastifyRequest, options: { allowAnonymous: boolean }): Promise<void> {
   const key = presentedKey(request, options);
   if (key === undefined) return;

@@ -45,13 +45,14 @@ export interface StreamGuardHooks {
   fastPath?: boolean;
 }
 
+// Until the first text is out, a large read is parsed this much at a time (see feed).
+const FIRST_PIECE_CHARS = 2048;
+
 /**
  * Point [B] for `stream: true`. Text deltas pass through as they arrive (a risky tail is held by TextGuard); tool-call
  * deltas are accumulated per choice and index and released as whole calls only after inspection, before the choice's
  * finish chunk. Events are handled strictly in order.
  */
-const FIRST_PIECE_CHARS = 2048;
-
 export class StreamGuard {
   private readonly parser = createParser({ onEvent: (e) => this.queue.push(e) });
   private readonly queue: EventSourceMessage[] = [];
