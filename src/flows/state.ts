@@ -185,6 +185,12 @@ export class FlowState {
     }
   }
 
+  /** Heap bytes the state holds, estimated on the large side (for caches bounded by bytes). */
+  approxBytes(): number {
+    const hashes = this.#untrusted.size + this.#trusted.size + this.#named.size;
+    return 256 + 2 * this.#pendingChars + 96 * hashes + 192 * (this.sources.length + this.calls.size);
+  }
+
   toStored(): StoredFlowState {
     return {
       v: 1,

@@ -27,6 +27,8 @@ export const MEMORY_BUDGETS = {
   mcpPins: 16 * MB,
   /** MCP proxy: session ids verified (bound to their tenant and server), so the HMAC is not computed on every message. */
   mcpSessions: 2 * MB,
+  /** MCP proxy: live sessions' flow states (value hashes, sources, call ids), each sized by what it holds. */
+  mcpFlowStates: 64 * MB,
 } as const;
 
 /** Fixed cost of an LRU entry (node, key slot, bookkeeping arrays), on top of key and value. */

@@ -1,4 +1,5 @@
 import { LRUCache } from 'lru-cache';
+import { MEMORY_BUDGETS, byteBounded } from '../../memory/budgets.js';
 import { FlowState, type StoredFlowState } from '../../flows/state.js';
 import { joinParts, parsePart, type FlowStatePart } from '../../flows/state-part.js';
 import type { Hasher } from '../../flows/values.js';
@@ -38,7 +39,8 @@ interface Live {
 }
 
 export class SessionFlowStates {
-  readonly #live: LRUCache<string, Live>;
+  // Each entry is a new holder whenever its session grows: lru-cache measures an entry only when it is set anew.
+  readonly #live: LRUCache<string, { live: Live }>;
   readonly #loading = new Map<string, Promise<Live>>();
 
   constructor(
@@ -46,32 +48,46 @@ export class SessionFlowStates {
     dialect: Dialect,
     private readonly hash: Hasher,
     private readonly ttlMs: number,
+    /** bytes: the budget of the live states held (a state larger than it is never held, only stored). */
+    { bytes = MEMORY_BUDGETS.mcpFlowStates }: { bytes?: number } = {},
     private readonly shared = dialect !== 'sqlite',
   ) {
-    this.#live = new LRUCache<string, Live>({ max: 10_000, ttl: ttlMs });
+    this.#live = new LRUCache<string, { live: Live }>({
+      max: 10_000,
+      ttl: ttlMs,
+      ...byteBounded<string, { live: Live }>(bytes, (h, id) => h.live.state.approxBytes() + 2 * id.length),
+    });
+  }
+
+  /** Bytes the live states held in memory are estimated to take (within the budget). */
+  get heldBytes(): number {
+    return this.#live.calculatedSize;
   }
 
   /** The session's state as of now (extended by the parts other replicas appended since this process last looked). */
   async current(tenantId: string, key: string): Promise<FlowState> {
     const id = `${tenantId}\0${key}`;
-    const live = this.#live.get(id);
+    const live = this.#live.get(id)?.live;
     if (!live) return (await this.#open(id, tenantId, key)).state;
-    if (this.shared) await serial(live, () => this.#catchUp(live, tenantId, key));
+    if (this.shared) {
+      await serial(live, () => this.#catchUp(live, tenantId, key));
+      this.#live.set(id, { live }); // measured again: other replicas' parts may have grown it
+    }
     return live.state;
   }
 
   /** The session's live state in this process, without reading storage (undefined when not loaded). */
   latest(tenantId: string, key: string): FlowState | undefined {
-    return this.#live.get(`${tenantId}\0${key}`)?.state;
+    return this.#live.get(`${tenantId}\0${key}`)?.live.state;
   }
 
   /** Stores what `change` adds to the session's live state, as one part. Throws when it could not be stored. */
   async record(tenantId: string, key: string, change: (state: FlowState) => void): Promise<void> {
     const id = `${tenantId}\0${key}`;
-    const live = this.#live.get(id) ?? (await this.#open(id, tenantId, key));
+    const live = this.#live.get(id)?.live ?? (await this.#open(id, tenantId, key));
     change(live.state);
     await serial(live, () => this.#flush(live, tenantId, key));
-    this.#live.set(id, live); // a session in use stays
+    this.#live.set(id, { live }); // a session in use stays, measured again as it grows
   }
 
   #open(id: string, tenantId: string, key: string): Promise<Live> {
@@ -79,7 +95,7 @@ export class SessionFlowStates {
     if (!loading) {
       loading = this.#load(tenantId, key).then(
         (live) => {
-          this.#live.set(id, live);
+          this.#live.set(id, { live });
           this.#loading.delete(id);
           return live;
         },
