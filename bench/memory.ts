@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
-import { startServer, type BenchServer } from './lib/child.js';
+import { sampled, startServer, type BenchServer } from './lib/child.js';
 import { benignCorpus, textOfSize } from './lib/inputs.js';
 import { percentile, round } from './lib/stats.js';
 
@@ -41,14 +41,6 @@ async function breakdown(s: BenchServer, file: string): Promise<unknown> {
   return existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : undefined;
 }
 
-async function sampled<T>(s: BenchServer, samples: number[], work: () => Promise<T>): Promise<T> {
-  const timer = setInterval(() => samples.push(s.rssMb()), 250);
-  try {
-    return await work();
-  } finally {
-    clearInterval(timer);
-  }
-}
 
 const upstream = await startServer(['upstream']);
 const dir = mkdtempSync(join(tmpdir(), 'bastion-mem-'));

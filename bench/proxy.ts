@@ -21,7 +21,7 @@
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
-import { cpuSince, startFloor, startServer, type BenchServer } from './lib/child.js';
+import { cpuSince, sampled, startFloor, startServer, type BenchServer } from './lib/child.js';
 import { timeRequests, timeStream } from './lib/client.js';
 import { benignCorpus, textOfSize } from './lib/inputs.js';
 import { percentile, round } from './lib/stats.js';
@@ -90,15 +90,6 @@ async function load(url: string, headers: Record<string, string>, body: () => st
   return Math.round(result.requests.average);
 }
 
-/** Samples a server's RSS every 250 ms while `work` runs. */
-async function sampled<T>(server: BenchServer, samples: number[], work: () => Promise<T>): Promise<T> {
-  const timer = setInterval(() => samples.push(server.rssMb()), 250);
-  try {
-    return await work();
-  } finally {
-    clearInterval(timer);
-  }
-}
 
 const median = (xs: number[]) => percentile(xs, 50);
 const rss: number[] = [];

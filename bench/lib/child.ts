@@ -35,6 +35,16 @@ export function cpuSince(before: Map<string, number>, after: Map<string, number>
   return { main: (after.get(String(pid)) ?? 0) - (before.get(String(pid)) ?? 0), other };
 }
 
+/** Samples a server's RSS (MB) every 250 ms into `samples` while `work` runs. */
+export async function sampled<T>(server: BenchServer, samples: number[], work: () => Promise<T>): Promise<T> {
+  const timer = setInterval(() => samples.push(server.rssMb()), 250);
+  try {
+    return await work();
+  } finally {
+    clearInterval(timer);
+  }
+}
+
 /**
  * Starts `bench/lib/servers.ts <args>` in its own Node process and waits for its JSON announcement. `gateway <url> [n]`
  * starts Bastion through bench/lib/gateway.mjs: the compiled dist/ with no loader, or the sources through tsx when

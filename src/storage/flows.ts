@@ -34,20 +34,15 @@ export async function loadFlowState(db: Kysely<Database>, tenantId: string, key:
 
 export async function sweepExpired(db: Kysely<Database>, now: number): Promise<void> {
   // A session's older parts and its snapshot may be past their own expiry while its newest part is not: they stay.
-  await db
-    .deleteFrom('flow_states')
-    .where('expires_at', '<=', now)
-    .where(({ not, exists, selectFrom }) =>
-      not(exists(selectFrom('flow_state_parts as live').select('live.seq').whereRef('live.tenant_id', '=', 'flow_states.tenant_id').whereRef('live.key', '=', 'flow_states.key').where('live.expires_at', '>', now))),
-    )
-    .execute();
-  await db
-    .deleteFrom('flow_state_parts')
-    .where('expires_at', '<=', now)
-    .where(({ not, exists, selectFrom }) =>
-      not(exists(selectFrom('flow_state_parts as live').select('live.seq').whereRef('live.tenant_id', '=', 'flow_state_parts.tenant_id').whereRef('live.key', '=', 'flow_state_parts.key').where('live.expires_at', '>', now))),
-    )
-    .execute();
+  for (const table of ['flow_states', 'flow_state_parts'] as const) {
+    await db
+      .deleteFrom(table)
+      .where('expires_at', '<=', now)
+      .where(({ not, exists, selectFrom }) =>
+        not(exists(selectFrom('flow_state_parts as live').select('live.seq').whereRef('live.tenant_id', '=', `${table}.tenant_id`).whereRef('live.key', '=', `${table}.key`).where('live.expires_at', '>', now))),
+      )
+      .execute();
+  }
   await db.deleteFrom('flow_decisions').where('expires_at', '<=', now).execute();
 }
 
