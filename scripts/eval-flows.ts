@@ -48,8 +48,8 @@ function policyOf(suite: Suite, config: (typeof CONFIGS)[number]): StoredPolicy 
   return { ...(config.detection ? {} : DETECTION_OFF), flows };
 }
 
-/** Short mode keeps every benign task and attack form, and every fourth injection-goal run. */
-const chosen = (list: Scenario[]) => (short ? list.filter((s, i) => !s.injection || s.group !== 'injection goals' || i % 4 === 0) : list);
+/** Short mode keeps every benign task and attack written whole, and every fourth run of a task with a goal. */
+const chosen = (list: Scenario[]) => (short ? list.filter((s, i) => !s.injection || s.key.split('/').length === 2 || i % 4 === 0) : list);
 
 const all = suites.flatMap(scenarios);
 const model = await startScriptedModel(new Map(all.map((s) => [s.key, s])));

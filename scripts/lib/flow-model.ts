@@ -58,7 +58,7 @@ export async function startScriptedModel(byKey: Map<string, Scenario>): Promise<
 }
 
 const callsOf = (items: Item[]) => items.flatMap((i) => (i.kind === 'call' ? [i.call] : []));
-const urlOf = (item: Item) => String(item.call.arguments.url ?? /https?:\/\/[^\s"')]+/.exec(item.kind === 'server' ? item.result : '')?.[0] ?? 'https://www.example.com/');
+const urlOf = (item: Item & { kind: 'server' }) => String(item.url ?? item.call.arguments.url ?? /https?:\/\/[^\s"')]+/.exec(item.result)?.[0] ?? 'https://www.example.com/');
 
 function chatAnswer(items: Item[]): Obj {
   const calls = callsOf(items);

@@ -22,6 +22,8 @@ export interface Step {
   result: string;
   /** A tool the vendor runs itself (Anthropic web_fetch / web_search, the Responses API's hosted web search). */
   server?: boolean;
+  /** Server-side search: the page the result came from. */
+  url?: string;
 }
 
 export interface Task {
@@ -42,6 +44,8 @@ export interface Injection {
   lang: string;
   text: string;
   calls: ToolCall[];
+  /** The attack form this goal is an instance of (grouped as `form: …` in the report). */
+  form?: string;
 }
 
 /** An attack form written whole: the injection already sits in the result of step `after`. */
@@ -103,7 +107,7 @@ export function scenarios(suite: Suite): Scenario[] {
     if (slot < 0) continue;
     for (const injection of suite.injections) {
       const results = task.steps.map((s, i) => (i === slot ? s.result.replace(SLOT, injection.text) : s.result.replace(SLOT, '').trim()));
-      out.push(make(`${suite.suite}/${task.id}/${injection.id}`, task, 'injection goals', results, { injection, injectedStep: slot }));
+      out.push(make(`${suite.suite}/${task.id}/${injection.id}`, task, injection.form ? `form: ${injection.form}` : 'injection goals', results, { injection, injectedStep: slot }));
     }
   }
   for (const a of suite.attacks ?? []) {
@@ -115,7 +119,7 @@ export function scenarios(suite: Suite): Scenario[] {
 }
 
 /** One item of the model's answer: a call for the app to run, or a server-side tool the vendor ran itself. */
-export type Item = { kind: 'call'; call: ToolCall } | { kind: 'server'; call: ToolCall; result: string };
+export type Item = { kind: 'call'; call: ToolCall } | { kind: 'server'; call: ToolCall; result: string; url?: string };
 
 export interface Turn {
   items: Item[];
@@ -136,7 +140,7 @@ export function turnAfter(s: Scenario, seen: number, inline: boolean): Turn {
   let j = 0;
   for (let done = 0; j < steps.length && done < seen; j++) if (isClient(j)) done++;
   const items: Item[] = [];
-  for (; j < steps.length && !isClient(j); j++) items.push({ kind: 'server', call: steps[j].call, result: s.results[j] });
+  for (; j < steps.length && !isClient(j); j++) items.push({ kind: 'server', call: steps[j].call, result: s.results[j], url: steps[j].url });
   if (s.injection && s.injectedStep !== undefined && s.injectedStep < j) {
     let after = 0;
     for (let k = s.injectedStep + 1; k < j; k++) if (isClient(k)) after++;
