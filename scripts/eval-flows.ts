@@ -10,8 +10,10 @@
  * released) per configuration: overall, per suite, per benign class, per attack form and per API.
  * Targets (flows only and flows+detection): attack success <= 1 % and benign completion >= 98 % overall and per
  * suite, no benign class below 95 %. The exit code is 1 when a target is missed.
- * Options: --suite NAME, --api chat|messages|responses (repeatable), --misses (list every miss with the gateway's
- * reason), --short (every benign task, every fourth attack, for a quick check), --neither (also run with both off).
+ * The MCP proxy is the fourth API: the same scripts as an agent's calls through Bastion to a real MCP server.
+ * Options: --suite NAME, --api chat|messages|responses|mcp (repeatable), --misses (list every miss with the gateway's
+ * reason), --short (every benign task, every fourth attack, for a quick check), --neither (also run with both off),
+ * --stream all|none (every scenario streamed, or none; default a quarter).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -27,11 +29,13 @@ import { startScriptedModel } from './lib/flow-model.js';
 import { runScenario, type Api } from './lib/flow-runner.js';
 import { loadSuites, scenarios, type Scenario, type Suite } from './lib/flow-scenarios.js';
 import { printReport, type Run } from './lib/flow-report.js';
+import { registerMcp, runMcpScenario, startScriptedMcp, toolNames } from './lib/flow-mcp.js';
 
 const args = process.argv.slice(2);
 const option = (name: string) => args.flatMap((a, i) => (a === name && args[i + 1] ? [args[i + 1]] : []));
-const apis = (option('--api').length ? option('--api') : ['chat', 'messages', 'responses']) as Api[];
+const apis = (option('--api').length ? option('--api') : ['chat', 'messages', 'responses', 'mcp']) as (Api | 'mcp')[];
 const short = args.includes('--short');
+const streamMode = option('--stream')[0] ?? 'quarter';
 const suites = loadSuites(option('--suite')[0]);
 
 const CATEGORIES = ['injection', 'exfiltration', 'social_engineering', 'dangerous_action', 'obfuscation', 'anomaly'];
@@ -51,13 +55,16 @@ function policyOf(suite: Suite, config: (typeof CONFIGS)[number]): StoredPolicy 
 /** Short mode keeps every benign task and attack written whole, and every fourth run of a task with a goal. */
 const chosen = (list: Scenario[]) => (short ? list.filter((s, i) => !s.injection || s.key.split('/').length === 2 || i % 4 === 0) : list);
 
+/** `--stream all|none` overrides the quarter chosen by each scenario's key: the same scripts, every one streamed or none. */
+const withStream = (list: Scenario[]) => (streamMode === 'quarter' ? list : list.map((s) => ({ ...s, stream: streamMode === 'all' })));
 const all = suites.flatMap(scenarios);
 const model = await startScriptedModel(new Map(all.map((s) => [s.key, s])));
 const dir = mkdtempSync(join(tmpdir(), 'bastion-eval-flows-'));
 const quiet = new Writable({ write: (_c, _e, cb) => cb() });
-const config = loadConfig({}, { host: '127.0.0.1', port: 0, adminPort: 0, logLevel: 'warn', workers: 2, allowUnauthenticated: true, evolutionEnabled: false, databaseUrl: `sqlite:${join(dir, 'bastion.db')}`, upstreamBaseUrl: model.url, anthropicUpstreamBaseUrl: model.url });
+const config = loadConfig({}, { host: '127.0.0.1', port: 0, adminPort: 0, logLevel: 'warn', workers: 2, allowUnauthenticated: true, evolutionEnabled: false, databaseUrl: `sqlite:${join(dir, 'bastion.db')}`, upstreamBaseUrl: model.url, anthropicUpstreamBaseUrl: model.url, mcpPrivateUpstreams: true });
 const gateway = await startGateway(config, quiet);
 const base = `http://127.0.0.1:${gateway.ports.proxy}`;
+const adminBase = `http://127.0.0.1:${gateway.ports.admin}`;
 const db = gateway.services.storage.db;
 const runs: Run[] = [];
 const started = Date.now();
@@ -77,12 +84,24 @@ try {
       await writeTenantPolicy(db, tenant, policyOf(suite, c));
       keys.set(c.name, (await createApiKey(db, { tenantId: tenant, name: 'eval', ratePerMinute: 1_000_000, source: 'cli' })).key);
     }
-    const list = chosen(scenarios(suite));
-    const jobs = apis.flatMap((api) => CONFIGS.flatMap((c) => list.map((s) => ({ api, c, s }))));
+    const list = withStream(chosen(scenarios(suite)));
+    const jobs = apis.filter((a) => a !== 'mcp').flatMap((api) => CONFIGS.flatMap((c) => list.map((s) => ({ api, c, s }))));
     await inParallel(jobs, 4, async ({ api, c, s }) => {
       const outcome = await runScenario(api, base, keys.get(c.name)!, s);
       runs.push({ suite: suite.suite, api, config: c.name, scenario: s, outcome });
     });
+    if (apis.includes('mcp')) {
+      const mcp = await startScriptedMcp(toolNames(suite));
+      const name = `flows-${suite.suite}`;
+      try {
+        for (const c of CONFIGS) {
+          await registerMcp(adminBase, keys.get(c.name)!, name, mcp.url);
+          for (const s of list) runs.push({ suite: suite.suite, api: 'mcp', config: c.name, scenario: s, outcome: await runMcpScenario(base, keys.get(c.name)!, name, mcp, s) });
+        }
+      } finally {
+        await mcp.close();
+      }
+    }
     process.stderr.write(`${suite.suite}: ${jobs.length} runs, ${Math.round((Date.now() - started) / 1000)} s so far\n`);
   }
 } finally {

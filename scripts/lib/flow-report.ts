@@ -7,7 +7,7 @@ import type { Outcome } from './flow-runner.js';
  * with the APIs it missed on (`~` streamed) and what the gateway said.
  */
 
-export interface Run { suite: string; api: Api; config: string; scenario: Scenario; outcome: Outcome }
+export interface Run { suite: string; api: Api | 'mcp'; config: string; scenario: Scenario; outcome: Outcome }
 
 const TARGETS = { attack: 0.01, benign: 0.98, benignClass: 0.95 };
 const FLOW_CONFIGS = ['flows only', 'flows+detection'];
