@@ -1,0 +1,74 @@
+import { randomInt } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
+import { fnv1a, words } from '../inspect/rules/normalize.js';
+
+/**
+ * What the loop keeps of a tenant's recently allowed traffic: the shapes of its texts, never the texts. A shape is
+ * the set of keyed hashes (FNV-1a over a per-process random seed) of each text's word 3-grams, and how many texts
+ * and characters were sampled; all in memory, never stored, never logged. The validation gate refuses a candidate
+ * that this tenant's own allowed traffic already holds (`matches_allowed_traffic`): a rule made from an ordinary
+ * sentence the models happened to block once ("quarterly results were strong this year…") matches its allowed
+ * siblings and is refused, even where the benign regression set holds nothing like it.
+ */
+
+/** Word n-gram length of a shape: a phrase rule has at least three words. */
+export const GRAM = 3;
+/** Characters of one allowed text that are sampled (the start: bounds the work per request). */
+const SAMPLED_CHARS = 4000;
+/** Distinct hashes kept per tenant (oldest forgotten first) and tenants kept (least recently seen forgotten). */
+const HASHES_PER_TENANT = 8192;
+const TENANTS = 128;
+
+export interface ShapeSample {
+  seed: number;
+  hashes: number[];
+}
+
+/** The hashes of the word 3-grams of `ws` (one hash of the whole when it is shorter). */
+export function gramHashes(ws: readonly string[], seed: number): number[] {
+  if (ws.length === 0) return [];
+  if (ws.length < GRAM) return [fnv1a(`${seed}|${ws.join(' ')}`)];
+  const out: number[] = [];
+  for (let i = 0; i + GRAM <= ws.length; i++) out.push(fnv1a(`${seed}|${ws.slice(i, i + GRAM).join(' ')}`));
+  return out;
+}
+
+class TenantShapes {
+  readonly hashes = new Set<number>();
+  private readonly order: number[] = [];
+  texts = 0;
+  chars = 0;
+
+  add(hash: number): void {
+    if (this.hashes.has(hash)) return;
+    this.hashes.add(hash);
+    this.order.push(hash);
+    if (this.order.length > HASHES_PER_TENANT) this.hashes.delete(this.order.shift()!);
+  }
+}
+
+export class AllowedShapes {
+  readonly seed = randomInt(0, 2 ** 31);
+  private readonly tenants = new LRUCache<string, TenantShapes>({ max: TENANTS });
+
+  /** Samples one allowed text of a tenant that the loop learns from. */
+  record(tenantId: string, content: string): void {
+    let shapes = this.tenants.get(tenantId);
+    if (!shapes) this.tenants.set(tenantId, (shapes = new TenantShapes()));
+    const text = content.length > SAMPLED_CHARS ? content.slice(0, SAMPLED_CHARS) : content;
+    for (const hash of gramHashes(words(text, 1000), this.seed)) shapes.add(hash);
+    shapes.texts++;
+    shapes.chars += text.length;
+  }
+
+  /** What the analysis thread gets for one job: the seed and the tenant's hashes (none yet: an empty sample). */
+  sample(tenantId: string): ShapeSample {
+    return { seed: this.seed, hashes: [...(this.tenants.get(tenantId)?.hashes ?? [])] };
+  }
+
+  /** How much of a tenant's traffic is sampled (texts and characters), for the operator view and tests. */
+  size(tenantId: string): { texts: number; chars: number; hashes: number } {
+    const s = this.tenants.get(tenantId);
+    return { texts: s?.texts ?? 0, chars: s?.chars ?? 0, hashes: s?.hashes.size ?? 0 };
+  }
+}
