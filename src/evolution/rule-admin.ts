@@ -15,7 +15,7 @@ const TRANSITIONS: Record<Decision, { from: RuleStatus[]; to: RuleStatus; reason
   approve: { from: ['pending', 'disabled'], to: 'active', reason: null },
   reject: { from: ['pending'], to: 'rejected', reason: 'rejected by an operator' },
   disable: { from: ['active', 'pending'], to: 'disabled', reason: 'disabled by an operator' },
-  enable: { from: ['disabled'], to: 'active', reason: null },
+  enable: { from: ['pending', 'disabled'], to: 'active', reason: null },
 };
 
 export interface RuleView {
@@ -61,8 +61,8 @@ export class RuleAdmin {
 
   constructor(
     private readonly db: Kysely<Database>,
-    private readonly hits: HitCounter,
-    private readonly rules: ActiveRules,
+    private readonly hits: Pick<HitCounter, 'unflushed'>,
+    private readonly rules: Pick<ActiveRules, 'changed'>,
     private readonly live: boolean,
   ) {
     this.tenant = new TenantRuleAdmin(db, hits, rules, live);

@@ -43,8 +43,8 @@ export interface TenantRuleView {
 export class TenantRuleAdmin {
   constructor(
     private readonly db: Kysely<Database>,
-    private readonly hits: HitCounter,
-    private readonly rules: ActiveRules,
+    private readonly hits: Pick<HitCounter, 'unflushed'>,
+    private readonly rules: Pick<ActiveRules, 'changed'>,
     private readonly live: boolean,
   ) {}
 
