@@ -79,7 +79,7 @@ export async function ruleRoutes(app: FastifyInstance): Promise<void> {
   decide('approve', 'Activate a pending (or re-activate a disabled) rule everywhere');
   decide('reject', 'Reject a pending rule');
   decide('disable', 'Take an active or pending rule out of force everywhere');
-  decide('enable', 'Put a disabled rule back in force (its tenant only, or everywhere for a shared rule)');
+  decide('enable', 'Put a pending or disabled rule in force (for its tenant only, or everywhere for a shared rule)');
 
   app.get<{ Params: Static<typeof Params> }>(
     '/:id',
