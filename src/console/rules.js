@@ -19,7 +19,7 @@ function RuleRow({ rule, onChanged }) {
     });
   return html`<li class="card" data-rule-id=${rule.id}>
     <div class="key-head">
-      <h3><code class="mono">${rule.pattern}</code></h3>
+      <h3><code class="mono secret">${rule.pattern}</code></h3>
       <span class="badge">${STATUS[rule.status] ?? rule.status}</span>
     </div>
     <dl class="meta">

@@ -62,7 +62,12 @@ t.test('the Learned rules page lists every rule in force with origin, hits and f
   const shared = page.locator('[data-rule-id="evo_sharedrule00001"]');
   t.match(await shared.textContent(), /Shared by every tenant/);
   t.equal(await shared.getByRole('button').count(), 0, 'a shared rule has no switch for a tenant');
-  t.same((await axeViolations(page)).map((v) => v.id), [], 'no serious or critical axe violation');
+  for (const width of [1440, 375]) {
+    await page.setViewportSize({ width, height: 900 });
+    t.same((await axeViolations(page)).map((v) => v.id), [], `no serious or critical axe violation at ${width} px`);
+    t.ok((await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)) <= 0, `no horizontal scrolling at ${width} px`);
+  }
+  await page.setViewportSize({ width: 1440, height: 900 });
 
   await mine.getByRole('button', { name: `Disable rule ${own.id}` }).click();
   await page.getByText(`Rule ${own.id} is disabled`).waitFor();
