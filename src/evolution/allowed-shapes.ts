@@ -15,9 +15,19 @@ import { fnv1a, words } from '../inspect/rules/normalize.js';
 export const GRAM = 3;
 /** Characters of one allowed text that are sampled (the start: bounds the work per request). */
 const SAMPLED_CHARS = 2000;
-/** Distinct hashes kept per tenant (oldest forgotten first) and tenants kept (least recently seen forgotten). */
-const HASHES_PER_TENANT = 8192;
-const TENANTS = 128;
+/**
+ * Distinct hashes kept per tenant (oldest forgotten first) and tenants kept (least recently seen forgotten): about
+ * 40 bytes a hash (set entry and ring slot), so at most ~5 MB of the main thread's heap in all.
+ */
+const HASHES_PER_TENANT = 4096;
+const TENANTS = 32;
+/**
+ * Every allowed text of a tenant's first ones is sampled (a first user's test traffic, where a rule made from a false
+ * positive would hurt most), then one in SAMPLE_EVERY: at volume the same shapes recur, and the main thread's work per
+ * request stays a fraction of a microsecond on average.
+ */
+const SAMPLE_ALL_FIRST = 256;
+const SAMPLE_EVERY = 4;
 
 export interface ShapeSample {
   seed: number;
@@ -51,6 +61,7 @@ class TenantShapes {
   private next = 0;
   texts = 0;
   chars = 0;
+  seen = 0;
 
   add(hash: number): void {
     if (this.hashes.has(hash)) return;
@@ -69,6 +80,7 @@ export class AllowedShapes {
   record(tenantId: string, content: string): void {
     let shapes = this.tenants.get(tenantId);
     if (!shapes) this.tenants.set(tenantId, (shapes = new TenantShapes()));
+    if (++shapes.seen > SAMPLE_ALL_FIRST && shapes.seen % SAMPLE_EVERY !== 0) return;
     const text = content.length > SAMPLED_CHARS ? content.slice(0, SAMPLED_CHARS) : content;
     for (const hash of gramHashes(words(text, 400), this.seed)) shapes.add(hash);
     shapes.texts++;
