@@ -17,6 +17,7 @@ import { tenantPolicyRoutes } from './policy/routes.js';
 import { portalRoutes } from './portal/index.js';
 import { publishAdminRateLimitPolicy } from './rate-limit-policy.js';
 import { ruleRoutes } from './rules/routes.js';
+import { tenantRuleRoutes } from './rules/tenant-routes.js';
 import { sessionRoutes } from './session/index.js';
 import { tenantImpactRoutes } from './tenant/impact.js';
 import { metricsRoute } from './metrics/route.js';
@@ -51,6 +52,7 @@ export async function buildAdminServer(services: Services): Promise<FastifyInsta
   await app.register(sessionRoutes, { prefix: '/auth' });
   await app.register(operatorBillingRoutes, { prefix: '/admin/billing' });
   await app.register(ruleRoutes, { prefix: '/admin/rules' });
+  await app.register(tenantRuleRoutes, { prefix: '/rules' });
   await app.register(tenantPolicyRoutes, { prefix: '/admin/tenants' });
   await app.register(financialRoutes, { prefix: '/financial' });
   await app.register(tenantImpactRoutes, { prefix: '/tenant' });

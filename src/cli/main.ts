@@ -9,6 +9,7 @@ import { mcpCommand } from './mcp.js';
 import { mcpWrapCommand } from './mcp-wrap.js';
 import { migrateCommand } from './migrate.js';
 import { modelsCommand } from './models.js';
+import { rulesCommand } from './rules.js';
 import { quickstartCommand, serveCommand } from './serve.js';
 import { tenantsCommand } from './tenants.js';
 import { UsageError } from './usage-error.js';
@@ -42,6 +43,12 @@ const USAGE = `Usage: bastion <command>
   flows approvals list --tenant ID [--status S] [--limit N]
                                                agent flow decisions (default: calls waiting for approval)
   flows approvals approve|deny ID --tenant ID  release the withheld call once on its retry, or refuse it
+  rules list [--tenant ID] [--status S] [--limit N]
+                                               evolved rules (JSON); --tenant: those in force for a tenant,
+                                               with their origin, hits and its false-positive reports
+  rules show|disable|enable RULE_ID [--tenant ID]
+                                               one rule; take it out of force or put it back (--tenant: only
+                                               that tenant's own rules)
   models pull REPO [--revision R] [--onnx FILE]
                                                download a model folder from the Hugging Face hub
                                                (HF_ENDPOINT, HF_TOKEN) into BASTION_MODEL_DIR, verified
@@ -77,6 +84,8 @@ export async function main(argv: string[]): Promise<number> {
         return await flowsCommand(loadConfig(), rest);
       case 'models':
         return await modelsCommand(loadConfig(), rest);
+      case 'rules':
+        return await rulesCommand(loadConfig(), rest);
       case 'config-table':
         process.stdout.write(configTable());
         return 0;

@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { chmodSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
 import type { Config } from '../config/schema.js';
+import { keptSecret } from './quickstart-kept-secret.js';
 
 /** The file beside the embedded database that holds the quickstart's master key (64 hex characters). */
 export const MASTER_KEY_FILE = 'master.key';
@@ -14,24 +13,9 @@ export const MASTER_KEY_FILE = 'master.key';
  * Returns the key and whether this start created it, or undefined when the quickstart keeps none.
  */
 export function quickstartMasterKey(config: Config): { key: Buffer; file: string; created: boolean } | undefined {
-  if (config.masterKey || !config.databaseUrl.startsWith('sqlite:')) return undefined;
-  const path = config.databaseUrl.slice('sqlite:'.length);
-  if (path === ':memory:') return undefined;
-  const file = join(dirname(resolve(path)), MASTER_KEY_FILE);
-  mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
-  try {
-    writeFileSync(file, `${randomBytes(32).toString('hex')}\n`, { mode: 0o600, flag: 'wx' });
-    return { key: read(file), file, created: true };
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-  }
-  // Kept from an earlier start: readable by its owner only, whatever a copy or an umask made of it.
-  if ((statSync(file).mode & 0o077) !== 0) chmodSync(file, 0o600);
-  return { key: read(file), file, created: false };
-}
-
-function read(file: string): Buffer {
-  const hex = readFileSync(file, 'utf8').trim();
-  if (!/^[0-9a-f]{64}$/i.test(hex)) throw new Error(`${file} does not hold a master key (64 hex characters): restore it from your backup or set BASTION_MASTER_KEY`);
-  return Buffer.from(hex, 'hex');
+  if (config.masterKey) return undefined;
+  const kept = keptSecret(config, MASTER_KEY_FILE, () => randomBytes(32).toString('hex'), (hex, file) => {
+    if (!/^[0-9a-f]{64}$/i.test(hex)) throw new Error(`${file} does not hold a master key (64 hex characters): restore it from your backup or set BASTION_MASTER_KEY`);
+  });
+  return kept && { key: Buffer.from(kept.value, 'hex'), file: kept.file, created: kept.created };
 }

@@ -3,6 +3,8 @@ import { startGateway } from '../runtime.js';
 import { countActiveKeys, createApiKey } from '../storage/api-keys.js';
 import { migrate, openStorage } from '../storage/database.js';
 import { ensureGatewayTenant } from '../storage/tenants.js';
+import { listRules } from '../storage/evolved-rules.js';
+import { quickstartAdminKey } from './quickstart-admin-key.js';
 import { quickstartMasterKey } from './quickstart-master-key.js';
 import { upstreamOrigins } from './upstreams.js';
 
@@ -30,15 +32,26 @@ export async function serveCommand(config: Config): Promise<number> {
 }
 
 /**
- * `npm start`: a fresh clone gets a master key kept beside the embedded database (quickstart-master-key.ts), a tenant
- * and a first key (printed once), then the gateway.
+ * `npm start`: a fresh clone gets a master key and an admin key kept beside the embedded database
+ * (quickstart-master-key.ts, quickstart-admin-key.ts), a tenant and a first key (printed once), the evolution loop
+ * in review mode unless EVOLUTION_MODE says otherwise (docs/EVOLUTION.md: a first user's test traffic never becomes
+ * a rule behind their back), then the gateway.
  */
-export async function quickstartCommand(config: Config): Promise<number> {
+export async function quickstartCommand(config: Config, env: NodeJS.ProcessEnv = process.env): Promise<number> {
   const kept = quickstartMasterKey(config);
   if (kept) {
     config = { ...config, masterKey: kept.key };
     if (kept.created) process.stdout.write(`\nCreated a master key in ${kept.file} (readable by you only). It seals stored secrets: back it up with the database, or set BASTION_MASTER_KEY to use your own.\n`);
   }
+  const admin = quickstartAdminKey(config);
+  if (admin) {
+    config = { ...config, adminKey: admin.key };
+    process.stdout.write(
+      `\n${admin.created ? 'Created an admin key' : 'Admin key'} in ${admin.file} (readable by you only) for the operator routes, e.g.\n` +
+        `  curl -H "X-Admin-Key: $(cat ${admin.file})" http://${config.adminHost ?? config.host}:${config.adminPort}/admin/rules\n`,
+    );
+  }
+  if (env.EVOLUTION_MODE === undefined) config = { ...config, evolutionMode: 'review' };
   if (config.apiKeys.length === 0 && !config.allowUnauthenticated) {
     const storage = openStorage(config.databaseUrl, { masterKey: config.masterKey });
     try {
@@ -58,9 +71,24 @@ export async function quickstartCommand(config: Config): Promise<number> {
             `Try: curl -H 'X-API-Key: ${key}' http://${config.host}:${config.port}/health\n\n`,
         );
       }
+      if (config.evolutionEnabled) await announceRules(storage, config.evolutionMode);
     } finally {
       await storage.close();
     }
   }
   return serveCommand(config);
+}
+
+/** What the learning loop does on this start, and the rules waiting for a decision (metadata: ids and patterns only). */
+async function announceRules(storage: ReturnType<typeof openStorage>, mode: Config['evolutionMode']): Promise<void> {
+  const pending = await listRules(storage.db, { status: 'pending', limit: 5 });
+  const how =
+    mode === 'review'
+      ? 'Evolution loop: review mode (rules it learns wait for you; EVOLUTION_MODE=auto npm start makes them live at once).'
+      : 'Evolution loop: auto mode (a rule that passes validation goes live; list them with npx bastion rules list).';
+  const waiting = pending.map((r) => `  ${r.id}  ${r.kind} "${r.pattern}"`).join('\n');
+  process.stdout.write(
+    `\n${how}\n` +
+      (pending.length > 0 ? `Rules waiting for review (npx bastion rules enable RULE_ID to make one live, disable to drop it):\n${waiting}\n` : ''),
+  );
 }

@@ -10,11 +10,12 @@ import { Flows } from 'app/flows.js';
 import { Impact } from 'app/impact.js';
 import { Keys } from 'app/keys.js';
 import { McpServers } from 'app/mcp.js';
+import { Rules } from 'app/rules.js';
 import { Security } from 'app/security.js';
 import { html } from 'app/ui.js';
 
 const PUBLIC = { '#/login': Login, '#/signup': Signup, '#/forgot': Forgot, '#/forgot/code': ResetWithCode };
-const PRIVATE = { '#/dashboard': Dashboard, '#/keys': Keys, '#/impact': Impact, '#/agents': Agents, '#/mcp': McpServers, '#/flows': Flows, '#/security': Security };
+const PRIVATE = { '#/dashboard': Dashboard, '#/keys': Keys, '#/impact': Impact, '#/agents': Agents, '#/mcp': McpServers, '#/flows': Flows, '#/rules': Rules, '#/security': Security };
 const NAV = [
   ['#/dashboard', 'Dashboard'],
   ['#/keys', 'API keys'],
@@ -22,6 +23,7 @@ const NAV = [
   ['#/agents', 'Agents'],
   ['#/mcp', 'MCP servers'],
   ['#/flows', 'Agent flows'],
+  ['#/rules', 'Learned rules'],
   ['#/security', 'Security'],
 ];
 

@@ -4,6 +4,7 @@ import type { DynamicRule, Kind } from '../inspect/types.js';
 import { buildBenignCorpus, readBenignItems, type BenignCorpus } from './benign-corpus.js';
 import { validateCandidate, type Candidate } from './gate.js';
 import { offlineCandidates } from './offline-analyser.js';
+import type { ShapeSample } from './allowed-shapes.js';
 import { prepareAttack } from './views.js';
 
 export interface AnalysisTask {
@@ -20,6 +21,8 @@ export interface AnalysisTask {
   /** Only the check against `foreign` (before a language-model call that may not be needed). */
   repeatsOnly?: boolean;
   maxPatternChars: number;
+  /** The tenant's recently allowed traffic shapes (src/evolution/allowed-shapes.ts); absent: not checked. */
+  allowed?: ShapeSample;
   /** A rule imported over a syndicate tunnel (issue 14): only the gate, without an attack (none is ever sent). */
   imported?: Candidate;
 }
@@ -62,6 +65,7 @@ export function analyse(task: AnalysisTask, benign: BenignCorpus): AnalysisOutco
   const candidates = task.candidates ?? offlineCandidates(prepared.views, benign, prepared.hint, task.family);
   if (candidates.length === 0) return { refusals: ['no_signature: no distinctive phrase absent from the benign corpus'] };
   const refusals: string[] = [];
+  const allowed = task.allowed && { seed: task.allowed.seed, hashes: new Set(task.allowed.hashes) };
   for (const candidate of candidates) {
     const result = validateCandidate({
       candidate,
@@ -70,6 +74,7 @@ export function analyse(task: AnalysisTask, benign: BenignCorpus): AnalysisOutco
       corpus: benign,
       existing: task.existing,
       maxPatternChars: task.maxPatternChars,
+      ...(allowed ? { allowed } : {}),
     });
     if (result.ok) return { accepted: { ...candidate, pattern: result.pattern }, refusals };
     refusals.push(result.reason);

@@ -7,12 +7,15 @@ import type { DynamicRule } from '../inspect/types.js';
 import type { BenignCorpus } from './benign-corpus.js';
 import { literalLength, regexShape } from './regex-shape.js';
 import { vocabularyRefusal } from '../inspect/rules/vocabulary.js';
+import { regexReadings } from '../inspect/rules/regex-reading.js';
+import { gramHashes } from './allowed-shapes.js';
 
 /**
  * The validation gate (issue 4): a candidate goes live only if it holds only common attack vocabulary (issue 10),
  * compiles under RE2, is bounded in length, is not
  * overly generic, has no hostile shape, matches the triggering attack (content or a decoded view), duplicates no
- * rule in force, and matches nothing in the benign regression corpus. Pure; refusals say why.
+ * rule in force, matches nothing in the benign regression corpus and nothing the tenant's own recently allowed
+ * traffic holds (its shapes: src/evolution/allowed-shapes.ts). Pure; refusals say why.
  */
 
 export interface Candidate {
@@ -36,6 +39,8 @@ export interface GateInput {
   /** Active and pending rules. */
   existing: readonly DynamicRule[];
   maxPatternChars: number;
+  /** The triggering tenant's recently allowed traffic, as hashed word 3-grams (absent: not checked). */
+  allowed?: { seed: number; hashes: ReadonlySet<number> };
 }
 
 const KINDS = new Set(['regex', 'phrase', 'exemplar']);
@@ -55,6 +60,8 @@ export function validateCandidate(input: GateInput): GateResult {
   // Issue 10: only common attack vocabulary, never an identifier, number, address or anything the PII scanner flags.
   const leak = vocabularyRefusal(candidate.kind, candidate.pattern);
   if (leak) return refuse(leak);
+  const fragment = fragmentRefusal(candidate);
+  if (fragment) return refuse(fragment);
 
   const shaped = shapeCheck(candidate);
   if (!shaped.ok) return shaped;
@@ -86,7 +93,35 @@ export function validateCandidate(input: GateInput): GateResult {
     const detail = [...kinds].map(([k, c]) => `${k} ${c}`).join(', ');
     return refuse(`matches_benign: ${n} of ${input.corpus.items.length} (${detail})`);
   }
+  if (input.allowed && input.allowed.hashes.size > 0 && inAllowedTraffic(rule, input.allowed)) {
+    return refuse("matches_allowed_traffic: the tenant's own recently allowed traffic holds it");
+  }
   return { ok: true, pattern: shaped.pattern };
+}
+
+/**
+ * A single letter other than `a` and `I` in a phrase is a piece cut from a word or a flag (`command curl s` from
+ * `curl -s`): such a rule is not a signature of a behaviour, and matches ordinary text around the same words.
+ */
+function fragmentRefusal(candidate: Candidate): string | undefined {
+  if (candidate.kind !== 'phrase') return undefined;
+  const letter = words(candidate.pattern).find((w) => w.length === 1 && /\p{L}/u.test(w) && w !== 'a' && w !== 'i');
+  return letter ? 'fragment: a single letter cut from a word or a command flag' : undefined;
+}
+
+/**
+ * Whether the tenant's allowed traffic holds the rule: every word 3-gram of the phrase (of one of the texts a regex
+ * can spell), or most of an exemplar's (the share at which an exemplar rule matches).
+ */
+function inAllowedTraffic(rule: DynamicRule, allowed: { seed: number; hashes: ReadonlySet<number> }): boolean {
+  const held = (text: string, share: number) => {
+    const grams = gramHashes(words(text, 256), allowed.seed);
+    const found = grams.filter((h) => allowed.hashes.has(h)).length;
+    return grams.length > 0 && found >= Math.ceil(grams.length * share);
+  };
+  if (rule.kind === 'phrase') return held(rule.pattern, 1);
+  if (rule.kind === 'exemplar') return held(rule.pattern, config.exemplar.threshold);
+  return (regexReadings(rule.pattern) ?? []).some((reading) => held(reading, 1));
 }
 
 /** Kind-specific syntax and genericity; returns the pattern as it will be stored. */

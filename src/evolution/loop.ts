@@ -7,6 +7,7 @@ import { addProducer, insertRule, promoteRule, rulesInForce, type ScopedRule } f
 import type { DynamicRule } from '../inspect/types.js';
 import type { Database } from '../storage/schema.js';
 import type { ActiveRules } from './active-rules.js';
+import type { AllowedShapes } from './allowed-shapes.js';
 import type { AnalysisPool } from './analysis-pool.js';
 import type { EvolutionBudget } from './budget.js';
 import type { Candidate } from './gate.js';
@@ -27,8 +28,13 @@ export interface LoopDeps {
   maxRules: number;
   /** Tenants that must produce a rule independently before it applies to every tenant (EVOLUTION_PROMOTE_TENANTS). */
   promoteTenants: number;
+  /** Each learning tenant's recently allowed traffic shapes: a candidate they hold is refused. */
+  shapes: AllowedShapes;
   logger: Logger;
 }
+
+/** The reason recorded for a text only a statistical model judged HIGH (src/evolution/evidence.ts). */
+export const MODEL_ONLY = 'model_only: only a statistical model judged it an attack; no independent evidence';
 
 export const newRuleId = () => `evo_${randomBytes(9).toString('base64url')}`;
 
@@ -83,6 +89,8 @@ export class EvolutionLoop {
     const analyser = this.deps.llm ? 'llm' : 'offline';
     const claim = { contentHash: job.hash, tenantId: job.tenantId, kind: job.kind, origin: job.origin, analyser };
     if (!(await claimAnalysis(db, claim, this.deps.retryAfterMs))) return;
+    // The loop learns attacks, not its own verdicts: no budget, no analyser, no rule for a model-only block.
+    if (job.origin === 'verdict' && !job.evidence) return this.finish(job, 'refused', MODEL_ONLY);
     const refusal = await this.deps.budget.take(job.tenantId).catch(() => 'budget_unavailable' as const);
     if (refusal) return this.finish(job, 'skipped', refusal);
 
@@ -93,7 +101,8 @@ export class EvolutionLoop {
     const existing = inForce.filter((r) => r.tenantId === undefined || r.tenantId === job.tenantId).map(unscoped);
     // A reported miss is what a tenant says, not what its traffic produced: it never counts towards a promotion.
     const foreign = job.origin === 'verdict' ? inForce.filter((r) => r.tenantId !== undefined && r.tenantId !== job.tenantId).map(unscoped) : [];
-    const task = { text: job.text, kind: job.kind, ...(job.family ? { family: job.family } : {}), existing, foreign, maxPatternChars: this.deps.maxPatternChars };
+    const allowed = this.deps.shapes.sample(job.tenantId);
+    const task = { text: job.text, kind: job.kind, ...(job.family ? { family: job.family } : {}), existing, foreign, maxPatternChars: this.deps.maxPatternChars, allowed };
 
     let candidates: Candidate[] | undefined;
     let meta: { attackType?: string; explanation?: string } = {};
@@ -141,7 +150,7 @@ export class EvolutionLoop {
     const scope = this.deps.promoteTenants <= 1 ? 'global' : 'tenant';
     await insertRule(db, { ...base, id, kind: c.kind, pattern: c.pattern, family: c.family ?? null, status, reason: null, scope });
     await this.finish(job, 'rule', undefined, id);
-    logger.info({ event: 'rule_created', rule: id, status, scope, kind: c.kind, source: analyser, hash: job.hash.slice(0, 12), tenant: job.tenantId }, 'evolved rule');
+    logger.info({ event: 'rule_created', rule: id, status, scope, kind: c.kind, source: analyser, evidence: job.evidence ?? job.origin, hash: job.hash.slice(0, 12), tenant: job.tenantId }, 'evolved rule');
     if (status === 'active') await this.deps.rules.changed();
   }
 

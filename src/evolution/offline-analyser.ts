@@ -86,6 +86,8 @@ function windowsOf(ws: readonly string[], shortest: number): Window[] {
 /** A token that could recur in another attack: not an id, a number, a hash or a placeholder. */
 function usable(w: string): boolean {
   if (w.length > maxWordChars || PLACEHOLDER_WORDS.has(w)) return false;
+  // A single letter other than `a`/`I` is a piece of a word or a flag (`curl -s`): the gate refuses it in a phrase.
+  if (w.length === 1 && /\p{L}/u.test(w) && w !== 'a' && w !== 'i') return false;
   if (/^\d{6,}$/.test(w)) return false;
   if (w.length >= 5 && /\d/.test(w) && /\p{L}/u.test(w)) return false;
   return !/^[0-9a-f]{8,}$/.test(w);

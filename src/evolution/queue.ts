@@ -11,6 +11,11 @@ export interface Job {
   family?: string;
   /** `verdict` (HIGH/BLOCK) or `feedback` (a reported miss: its rule always waits for an operator). */
   origin: 'verdict' | 'feedback';
+  /**
+   * For a verdict: the independent detector that judged it HIGH (src/evolution/evidence.ts), `layer/type`. Absent:
+   * only a statistical model did, and the loop records it as refused without analysing it.
+   */
+  evidence?: string;
 }
 
 export type OfferResult = 'queued' | 'duplicate' | 'full' | 'tenant_full';

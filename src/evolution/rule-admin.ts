@@ -6,14 +6,16 @@ import { findRule, listRules, transitionRule, type ListedRule } from '../storage
 import type { Database } from '../storage/schema.js';
 import type { ActiveRules } from './active-rules.js';
 import type { HitCounter } from './hits.js';
+import { TenantRuleAdmin } from './tenant-rule-admin.js';
 
-export type Decision = 'approve' | 'reject' | 'disable';
+export type Decision = 'approve' | 'reject' | 'disable' | 'enable';
 
 /** Which states each operator decision applies to. A rule the gate refused can never be approved. */
 const TRANSITIONS: Record<Decision, { from: RuleStatus[]; to: RuleStatus; reason: string | null }> = {
   approve: { from: ['pending', 'disabled'], to: 'active', reason: null },
   reject: { from: ['pending'], to: 'rejected', reason: 'rejected by an operator' },
   disable: { from: ['active', 'pending'], to: 'disabled', reason: 'disabled by an operator' },
+  enable: { from: ['pending', 'disabled'], to: 'active', reason: null },
 };
 
 export interface RuleView {
@@ -54,15 +56,26 @@ export interface AnalysisView {
 
 /** The operator surface of /admin/rules: list, approve, reject, disable. Changes to the active set reach every replica. */
 export class RuleAdmin {
+  /** What one tenant sees of the rules and may decide about its own (console, `bastion rules --tenant`). */
+  readonly tenant: TenantRuleAdmin;
+
   constructor(
     private readonly db: Kysely<Database>,
-    private readonly hits: HitCounter,
-    private readonly rules: ActiveRules,
+    private readonly hits: Pick<HitCounter, 'unflushed'>,
+    private readonly rules: Pick<ActiveRules, 'changed'>,
     private readonly live: boolean,
-  ) {}
+  ) {
+    this.tenant = new TenantRuleAdmin(db, hits, rules, live);
+  }
+
+  async show(id: string): Promise<RuleView> {
+    const rule = await findRule(this.db, id);
+    if (!rule) throw new BastionError('RESOURCE_NOT_FOUND', { message: 'No such rule.' });
+    return ruleView(rule, this.hits);
+  }
 
   async list(options: { status?: RuleStatus; limit: number }): Promise<RuleView[]> {
-    return (await listRules(this.db, options)).map((r) => this.view(r));
+    return (await listRules(this.db, options)).map((r) => ruleView(r, this.hits));
   }
 
   async analyses(limit: number): Promise<AnalysisView[]> {
@@ -81,31 +94,31 @@ export class RuleAdmin {
       });
     }
     if (this.live && (before.status === 'active' || after.status === 'active')) await this.rules.changed();
-    return this.view(after);
+    return ruleView(after, this.hits);
   }
+}
 
-  private view(r: ListedRule): RuleView {
-    return {
-      id: r.id,
-      kind: r.kind,
-      pattern: r.pattern,
-      status: r.status,
-      family: r.family,
-      source: r.source,
-      model: r.model,
-      attack_type: r.attack_type,
-      explanation: r.explanation,
-      reason: r.reason,
-      hits: Number(r.hits) + this.hits.unflushed(r.id),
-      fp_reports: Number(r.fp_reports),
-      tenant_id: r.tenant_id,
-      scope: r.scope,
-      tenants: Number(r.tenants ?? 0),
-      content_hash: r.content_hash,
-      created_at: new Date(Number(r.created_at)).toISOString(),
-      updated_at: new Date(Number(r.updated_at)).toISOString(),
-    };
-  }
+export function ruleView(r: ListedRule, hits: Pick<HitCounter, 'unflushed'>): RuleView {
+  return {
+    id: r.id,
+    kind: r.kind,
+    pattern: r.pattern,
+    status: r.status,
+    family: r.family,
+    source: r.source,
+    model: r.model,
+    attack_type: r.attack_type,
+    explanation: r.explanation,
+    reason: r.reason,
+    hits: Number(r.hits) + hits.unflushed(r.id),
+    fp_reports: Number(r.fp_reports),
+    tenant_id: r.tenant_id,
+    scope: r.scope,
+    tenants: Number(r.tenants ?? 0),
+    content_hash: r.content_hash,
+    created_at: new Date(Number(r.created_at)).toISOString(),
+    updated_at: new Date(Number(r.updated_at)).toISOString(),
+  };
 }
 
 function analysisView(a: Analysis): AnalysisView {

@@ -12,6 +12,8 @@ import type { Database } from '../storage/schema.js';
 import type { Inspector } from '../workers/pool.js';
 import type { VerdictCache } from '../workers/verdict-cache.js';
 import { ActiveRules } from './active-rules.js';
+import { AllowedShapes } from './allowed-shapes.js';
+import { independentEvidence } from './evidence.js';
 import { createAnalysisPool } from './analysis-pool.js';
 import { memoryAttribution, redisAttribution } from './attribution.js';
 import { memoryBudget, redisBudget } from './budget.js';
@@ -78,6 +80,7 @@ export async function createEvolution(deps: EvolutionDeps): Promise<Evolution> {
   const queue = new EvolutionQueue(c.evolutionQueueLimit, c.evolutionTenantSharePct);
   const limits = { perMinute: c.evolutionRatePerMinute, tenantPerMinute: c.evolutionTenantRatePerMinute, daily: c.evolutionDailyBudget, tenantSharePct: c.evolutionTenantSharePct };
   const analysis = createAnalysisPool(ANALYSIS_TIMEOUT_MS);
+  const shapes = new AllowedShapes();
   const llm = llmOf(c);
   const loop = new EvolutionLoop({
     db: deps.db,
@@ -91,6 +94,7 @@ export async function createEvolution(deps: EvolutionDeps): Promise<Evolution> {
     maxPatternChars: c.evolutionMaxPatternChars,
     maxRules: c.evolutionMaxRules,
     promoteTenants: c.evolutionPromoteTenants,
+    shapes,
     logger: deps.logger,
   });
   if (c.evolutionEnabled) {
@@ -117,9 +121,16 @@ export async function createEvolution(deps: EvolutionDeps): Promise<Evolution> {
             if (tenantId) attribution.remember(tenantId, verdict.request_id, ruleIds);
             continue;
           }
-          if (!learn || !tenantId || !isAttack(verdict) || content.length > config.maxAnalysedChars) continue;
+          if (!learn || !tenantId) continue;
+          // Allowed, with nothing redacted: its shape (hashed word 3-grams, never the text) is what a rule must not match.
+          if (verdict.action === 'allow' && verdict.secrets.length === 0) {
+            shapes.record(tenantId, content);
+            continue;
+          }
+          if (!isAttack(verdict) || content.length > config.maxAnalysedChars) continue;
           const text = redactForAnalysis(content, verdict.secrets);
-          offer({ tenantId, kind, text, hash: contentHash(text, tenantId), ...(verdict.threat_family ? { family: verdict.threat_family } : {}), origin: 'verdict' });
+          const evidence = independentEvidence(verdict);
+          offer({ tenantId, kind, text, hash: contentHash(text, tenantId), ...(verdict.threat_family ? { family: verdict.threat_family } : {}), origin: 'verdict', ...(evidence ? { evidence } : {}) });
         }
       } catch (err) {
         deps.logger.warn({ event: 'evolution_observe', error: (err as Error).name }, 'verdict not handed to the evolution loop');

@@ -58,13 +58,13 @@ t.test('false-positive reports from distinct tenants disable a rule everywhere; 
 
   const first = await feedback({ request_id: hit1.request_id, type: 'false_positive' });
   t.equal(first.status, 202);
-  t.same(first.json(), { recorded: true, rule_ids: [rule.id] });
+  t.same(first.json(), { recorded: true, rule_ids: [rule.id], message: `Counted against ${rule.id}: a rule shared by every tenant is disabled once 2 tenants report it.` }, 'a shared rule waits for more tenants, and the answer says so');
   t.equal((await feedback({ request_id: hit1.request_id, type: 'false_positive' })).status, 409, 'one report per request');
   const again = await feedback({ request_id: hit3.request_id, type: 'false_positive' });
-  t.same(again.json(), { recorded: true, rule_ids: [rule.id] }, 'a second report from the same tenant does not count again');
+  t.match(again.json(), { recorded: true, rule_ids: [rule.id], disabled_rule_ids: undefined }, 'a second report from the same tenant does not count again');
   t.equal((await rules()).find((r) => r.id === rule.id)!.status, 'active', 'one tenant alone cannot switch the rule off');
   const second = await feedback({ request_id: hit2.request_id, type: 'false_positive' }, otherKey);
-  t.same(second.json(), { recorded: true, rule_ids: [rule.id], disabled_rule_ids: [rule.id] });
+  t.match(second.json(), { recorded: true, rule_ids: [rule.id], disabled_rule_ids: [rule.id], message: /Disabled at once/ });
   const after = (await rules()).find((r) => r.id === rule.id)!;
   t.match(after, { status: 'disabled', reason: 'false_positive_reports: 2', fp_reports: 2 });
   t.equal((await filter('Weekly note: the silent falcon exfil beacon runs at noon, team three.')).allowed, true, 'out of force');

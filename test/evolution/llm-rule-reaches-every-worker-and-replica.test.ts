@@ -51,12 +51,14 @@ t.test('an attack judged HIGH becomes a rule that blocks new text on every worke
   // A distinct end user per request keeps the many blocked test texts from shadow-banning the tenant (ERS), which would
   // block the texts after the rule is disabled for a reason this test is not about.
   let user = 0;
-  const filter = (base: string, content: string) =>
-    call(`${base}/filter`, { headers: { 'x-api-key': key }, body: { content, user: `u${++user}` } }).then((r) => r.json<Verdict>());
+  const filter = (base: string, content: string, k = key) =>
+    call(`${base}/filter`, { headers: { 'x-api-key': k }, body: { content, user: `u${++user}` } }).then((r) => r.json<Verdict>());
+  // Another tenant sends the new text first: a rule the learning tenant's own allowed traffic holds would be refused.
+  const bystander = await a.key('bystander');
   const rules = () => call(`${a.adminUrl}/admin/rules`, { headers: { 'x-admin-key': ADMIN_KEY } }).then((r) => r.json<{ rules: Rule[] }>().rules);
 
-  t.equal((await filter(a.proxyUrl, NEW_TEXT(0))).allowed, true, 'before: the static layers let the new text through');
-  t.equal((await filter(bUrl, NEW_TEXT(0))).allowed, true, 'and so does the second process (its verdict cache now holds it)');
+  t.equal((await filter(a.proxyUrl, NEW_TEXT(0), bystander)).allowed, true, 'before: the static layers let the new text through');
+  t.equal((await filter(bUrl, NEW_TEXT(0), bystander)).allowed, true, 'and so does the second process (its verdict cache now holds it)');
 
   const judged = await filter(a.proxyUrl, ATTACK);
   t.equal(judged.allowed, false);

@@ -79,4 +79,11 @@ export async function ruleRoutes(app: FastifyInstance): Promise<void> {
   decide('approve', 'Activate a pending (or re-activate a disabled) rule everywhere');
   decide('reject', 'Reject a pending rule');
   decide('disable', 'Take an active or pending rule out of force everywhere');
+  decide('enable', 'Put a pending or disabled rule in force (for its tenant only, or everywhere for a shared rule)');
+
+  app.get<{ Params: Static<typeof Params> }>(
+    '/:id',
+    { config: { security: 'adminKey' }, schema: { summary: 'One evolved rule', params: Params, response: { 200: Rule } } },
+    async (request) => admin.show(request.params.id),
+  );
 }

@@ -17,8 +17,11 @@ const Body = Type.Object(
 const Answer = Type.Object({
   recorded: Type.Boolean(),
   rule_ids: Type.Optional(Type.Array(Type.String(), { description: 'Evolved rules that judged the request' })),
-  disabled_rule_ids: Type.Optional(Type.Array(Type.String(), { description: 'Rules this report took past EVOLUTION_FP_THRESHOLD: disabled everywhere' })),
+  disabled_rule_ids: Type.Optional(
+    Type.Array(Type.String(), { description: "Rules this report disabled: the tenant's own rules at once, a shared rule once EVOLUTION_FP_THRESHOLD tenants reported it" }),
+  ),
   queued_for_analysis: Type.Optional(Type.Boolean()),
+  message: Type.Optional(Type.String({ description: 'What the report did, in words' })),
 });
 
 /** POST /filter/feedback (X-API-Key): a tenant reports a false positive of an evolved rule, or a miss. */
