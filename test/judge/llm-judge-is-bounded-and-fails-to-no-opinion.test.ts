@@ -95,3 +95,17 @@ t.test('bounds: places in flight, rate and the daily budget per tenant refuse ca
   t.match(await judge.ask('acme', 'seven', 'prompt'), { opinion: { verdict: 'benign' } }, 'a new UTC day, a new budget');
   t.equal(llm.calls().length, 5);
 });
+
+t.test('the call rate is shared: once a second tenant asks, a busy one is held to its share and the quiet one gets the next token', async (t) => {
+  const llm = await fakeLlm(t);
+  answer(llm, 'safe');
+  let clock = Date.parse('2026-11-27T10:00:00Z');
+  const judge = new LlmJudge(settings(llm, { ratePerSecond: 4 }), { now: () => clock });
+  for (let i = 0; i < 4; i++) t.match(await judge.ask('busy', `busy ${i}`, 'prompt'), { opinion: { verdict: 'benign' } }, 'alone, a tenant may use the whole rate');
+  t.match(await judge.ask('quiet', 'quiet 0', 'prompt'), { none: 'rate_limited' }, 'the bucket is empty');
+  clock += 250; // one token back
+  t.match(await judge.ask('busy', 'busy 4', 'prompt'), { none: 'rate_limited' }, 'two tenants asking: the busy one has had its share (2) this second');
+  t.match(await judge.ask('quiet', 'quiet 1', 'prompt'), { opinion: { verdict: 'benign' } }, 'the token goes to the quiet tenant');
+  clock += 2000;
+  for (let i = 5; i < 9; i++) t.match(await judge.ask('busy', `busy ${i}`, 'prompt'), { opinion: { verdict: 'benign' } }, 'the quiet tenant gone quiet: the whole rate again');
+});
