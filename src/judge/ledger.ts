@@ -105,10 +105,14 @@ export function redisLedger(redis: Redis, prefix: string): JudgeLedger {
   const expireAt = (now: number) => Date.parse(`${utcDay(now)}T00:00:00Z`) + 2 * 86_400_000;
   const add = (tenant: string, now: number, fields: string[], by: number) => {
     const key = keyOf(tenant, now);
-    const m = redis.multi();
-    for (const f of fields) m.hincrby(key, f, by);
-    m.pexpireat(key, expireAt(now));
-    m.exec().catch(() => {});
+    try {
+      const m = redis.multi();
+      for (const f of fields) m.hincrby(key, f, by);
+      m.pexpireat(key, expireAt(now));
+      m.exec().catch(() => {});
+    } catch {
+      // Redis unreachable: this count is lost, the verdict is not changed by it.
+    }
   };
   return {
     async take(tenant, limit, now) {

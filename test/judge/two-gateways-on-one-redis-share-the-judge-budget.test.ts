@@ -5,7 +5,10 @@ import { fakeLlm } from '../helpers/fake-llm.js';
 import { startTestGateway } from '../helpers/gateway.js';
 import { call } from '../helpers/http.js';
 import { account, bearer } from '../helpers/portal.js';
-import { eventually } from '../helpers/wait.js';
+import { eventually, freePort } from '../helpers/wait.js';
+import { LlmJudge } from '../../src/judge/client.js';
+import { redisLedger } from '../../src/judge/ledger.js';
+import { connectRedis, createRedis } from '../../src/redis/client.js';
 
 const texts = Array.from({ length: 6 }, (_, i) => `Summarise this.${' '.repeat(i + 1)}`);
 
@@ -53,4 +56,18 @@ t.test('without Redis each process keeps its own budget; without a judge the por
   const plain = await startTestGateway(t);
   const owner = await account(plain.adminUrl, 'no-judge@example.com');
   t.same(JSON.parse((await call(`${plain.adminUrl}/portal/stats/judge`, { headers: bearer(owner.access) })).body), { configured: false });
+});
+
+t.test('a budget store that cannot answer means no call and no opinion, never an unbounded call', async (t) => {
+  const llm = await fakeLlm(t);
+  llm.answer((_req, res) => sendJson(res, 200, completion({ content: 'unsafe\nS9' })));
+  // A Redis client pointed at a port nobody listens on: every command fails fast.
+  const redis = createRedis(`redis://127.0.0.1:${await freePort()}`);
+  t.teardown(() => redis.disconnect());
+  await connectRedis(redis);
+  const judge = new LlmJudge({ baseUrl: llm.url, model: 'llama-guard', format: 'llama_guard', timeoutMs: 2000, concurrency: 2, ratePerSecond: 100, tenantDailyBudget: 10 }, { ledger: redisLedger(redis, redisPrefix()) });
+  t.match(await judge.ask('acme', 'Summarise this.', 'prompt'), { none: 'budget_unavailable' });
+  t.equal(llm.calls().length, 0, 'the judge was not called');
+  judge.record('acme', { answered: false, cause: 'budget_unavailable' });
+  await t.rejects(judge.today('acme'), 'the day cannot be read either (the portal answers 503)');
 });

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
+import { BastionError } from '../../errors.js';
 import { NO_OPINION } from '../../judge/ledger.js';
 
 const count = Type.Integer({ minimum: 0 });
@@ -24,7 +25,11 @@ export async function portalJudgeStatsRoutes(app: FastifyInstance): Promise<void
     async (request) => {
       const judge = app.services.llmJudge;
       if (!judge) return { configured: false };
-      const { day, used, budget, asked, answered, added_block, no_opinion } = await judge.today(request.portal!.tenantId);
+      // The day lives in Redis when configured: unreachable, a 503 to retry, never a 500.
+      const today = await judge.today(request.portal!.tenantId).catch((cause: unknown) => {
+        throw new BastionError('LIMITER_UNAVAILABLE', { headers: { 'retry-after': '5' }, cause });
+      });
+      const { day, used, budget, asked, answered, added_block, no_opinion } = today;
       return { configured: true, day, asked, answered, added_block, no_opinion, budget: { limit: budget, used } };
     },
   );
