@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { LlmJudge } from './judge/client.js';
+import { redisLedger } from './judge/ledger.js';
 import type { FastifyInstance } from 'fastify';
 import type { DestinationStream, Logger } from 'pino';
 import { buildAdminServer } from './admin/server.js';
@@ -86,7 +87,7 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
     concurrency: config.judgeConcurrency,
     ratePerSecond: config.judgeRatePerSecond,
     tenantDailyBudget: config.judgeTenantDailyBudget,
-  }) : undefined;
+  }, redis ? { ledger: redisLedger(redis, config.redisPrefix) } : {}) : undefined;
   // Before warm-up: the active evolved rules travel to every thread with its warm-up task.
   const evolution = await createEvolution({ config, db: storage.db, redis, broadcast, inspector, verdictCache, logger });
   await inspector.warmUp();

@@ -288,10 +288,10 @@ export const SCHEMA = {
   judgeModel: setting('BASTION_JUDGE_MODEL', 'Model name sent to the judge endpoint', text(1, 256), undefined),
   judgeApiKey: setting('BASTION_JUDGE_API_KEY', 'Bearer credential of the judge endpoint', text(1, 4096), undefined, true),
   judgeFormat: setting('BASTION_JUDGE_FORMAT', 'llama_guard (Llama Guard prompt and S1–S14 categories: harmful content) or json (a JSON verdict prompt: injection)', oneOf('llama_guard', 'json'), 'llama_guard'),
-  judgeTimeoutMs: setting('BASTION_JUDGE_TIMEOUT_MS', 'Deadline of one judge call; beyond it the embedded verdict stands', int(50, 120_000), 3000),
-  judgeConcurrency: setting('BASTION_JUDGE_CONCURRENCY', 'Judge calls in flight at once per process; more are not made (the embedded verdict stands)', int(1, 1024), 4),
-  judgeRatePerSecond: setting('BASTION_JUDGE_RATE', 'Judge calls started per second per process', int(1, 100_000), 20),
-  judgeTenantDailyBudget: setting('BASTION_JUDGE_DAILY_BUDGET', 'Judge calls per tenant per UTC day', int(1, 100_000_000), 10_000),
+  judgeTimeoutMs: setting('BASTION_JUDGE_TIMEOUT_MS', 'Deadline of what the judge adds to one text (the wait for a place and the call); beyond it the embedded verdict stands', int(50, 120_000), 3000),
+  judgeConcurrency: setting('BASTION_JUDGE_CONCURRENCY', 'Judge calls in flight at once per process, shared fairly between tenants; more wait (as many per tenant), beyond that they are not made', int(1, 1024), 4),
+  judgeRatePerSecond: setting('BASTION_JUDGE_RATE', 'Judge calls started per second per process; each tenant gets its share while others ask', int(1, 100_000), 20),
+  judgeTenantDailyBudget: setting('BASTION_JUDGE_DAILY_BUDGET', 'Judge calls per tenant per UTC day (shared by every replica through Redis when configured)', int(1, 100_000_000), 10_000),
 } as const;
 
 type Schema = typeof SCHEMA;

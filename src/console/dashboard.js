@@ -58,6 +58,24 @@ function Layers({ flags }) {
   </section>`;
 }
 
+// Why the judge gave no opinion, in words (the embedded verdict stood each time).
+const NO_OPINION_LABELS = { timeout: 'timed out', error: 'endpoint error', unreadable: 'unreadable answer', busy: 'no free place', rate_limited: 'rate limit', budget_exhausted: 'daily budget spent', budget_unavailable: 'budget store down' };
+
+/** The LLM judge today: what it was asked, answered, the blocks it added, why it gave no opinion, the budget spent. */
+function Judge({ judge }) {
+  if (!judge || judge.error || !judge.configured) return null;
+  const causes = Object.entries(judge.no_opinion).filter(([, n]) => n > 0);
+  const items = [['Asked', 'asked', judge.asked], ['Answered', 'answered', judge.answered], ['Blocks added', 'added-block', judge.added_block]];
+  return html`<section class="card" aria-labelledby="judge-h">
+    <h2 id="judge-h">LLM judge (today, UTC)</h2>
+    <dl class="stats">${items.map(([label, key, value]) => html`<div><dt>${label}</dt><dd data-judge=${key}>${num(value)}</dd></div>`)}</dl>
+    ${causes.length === 0
+      ? html`<p class="hint">Every text asked about got an opinion.</p>`
+      : html`<p>No opinion (the embedded verdict stood):</p><ul>${causes.map(([cause, n]) => html`<li data-no-opinion=${cause}>${NO_OPINION_LABELS[cause] ?? cause}: <strong>${num(n)}</strong></li>`)}</ul>`}
+    <p class="hint">Budget: ${num(judge.budget.used)} of ${num(judge.budget.limit)} calls today</p>
+  </section>`;
+}
+
 function Threats({ impact }) {
   if (impact?.error) return html`<section class="card"><h2>Top threat families</h2><${ErrorBox} error=${impact.error} /></section>`;
   const families = (impact?.threat_breakdown.families ?? []).slice().sort((a, b) => b.count - a.count).slice(0, 5);
@@ -71,20 +89,21 @@ function Threats({ impact }) {
 }
 
 async function loadDashboard() {
-  const [daily, billing, impact, flags] = await Promise.all([
+  const [daily, billing, impact, flags, judge] = await Promise.all([
     call('GET', '/portal/stats/daily?days=31'),
     call('GET', '/portal/billing'),
     call('GET', '/tenant/impact?period=30').catch((error) => ({ error })),
     call('GET', '/portal/stats/flags?days=31').catch((error) => ({ error })),
+    call('GET', '/portal/stats/judge').catch((error) => ({ error })),
   ]);
-  return { daily, billing, impact, flags };
+  return { daily, billing, impact, flags, judge };
 }
 
 export function Dashboard() {
   const { data, error, reload } = useLoad(loadDashboard);
   if (error) return html`<${Page} title="Dashboard"><${ErrorBox} error=${error} /><button type="button" onClick=${reload}>Retry</button><//>`;
   if (!data) return html`<${Page} title="Dashboard"><p role="status">Loading…</p><//>`;
-  const { daily, billing, impact, flags } = data;
+  const { daily, billing, impact, flags, judge } = data;
   const today = daily.series.slice(-1);
   const periodStart = billing.period_start.slice(0, 10);
   const period = daily.series.filter((d) => d.date >= periodStart);
@@ -99,6 +118,7 @@ export function Dashboard() {
     <div class="grid">
       <${Threats} impact=${impact} />
       <${Layers} flags=${flags} />
+      <${Judge} judge=${judge} />
       <${Plan} billing=${billing} />
     </div>
   <//>`;

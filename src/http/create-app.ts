@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import { BastionError } from '../errors.js';
 import { clientErrorHandler, frameworkErrors } from './client-errors.js';
 import { errorHandler } from './error-handler.js';
+import { boundJsonDepth } from './json-depth.js';
 import { isOpenAiPath, unknownV1Route } from './openai-errors.js';
 import { registerAccessLog } from './logging.js';
 import { validatorCompiler } from './validator.js';
@@ -45,6 +46,7 @@ export function createHttpApp(options: HttpAppOptions): FastifyInstance {
     frameworkErrors,
   });
   app.setValidatorCompiler(validatorCompiler);
+  boundJsonDepth(app);
   app.setErrorHandler(errorHandler);
   app.setNotFoundHandler((request, reply) => {
     // Under /v1/ an app's SDK reads the 404 (OpenAI's envelope and wording); elsewhere the catalogue's.

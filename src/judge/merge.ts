@@ -1,5 +1,5 @@
 import type { InspectionRequest, JudgeReport, Verdict } from '../inspect/types.js';
-import type { JudgeResult, LlmJudge } from './client.js';
+import type { JudgeOutcome, JudgeResult, LlmJudge } from './client.js';
 import { categoryName } from './prompts.js';
 
 /**
@@ -36,7 +36,31 @@ export function applyJudge(v: Verdict, req: InspectionRequest, result: JudgeResu
   };
 }
 
-/** Asks the judge about each verdict in its band, all at once (each call bounded by the judge itself). */
-export async function reviewWithJudge(judge: LlmJudge, tenant: string, requests: readonly InspectionRequest[], verdicts: Verdict[]): Promise<Verdict[]> {
-  return Promise.all(verdicts.map(async (v, i) => (needsJudge(v) ? applyJudge(v, requests[i], await judge.ask(tenant, requests[i].content, requests[i].kind)) : v)));
+/** What one judged text came to: an opinion (did it add a block?) or none and why. */
+export function outcomeOf(before: Verdict, result: JudgeResult, after: Verdict): JudgeOutcome {
+  return 'none' in result ? { answered: false, cause: result.none } : { answered: true, addedBlock: before.allowed && !after.allowed };
+}
+
+/**
+ * Asks the judge about each verdict in its band, all at once (each call bounded by the judge itself). Each outcome is
+ * counted for the tenant's day and handed to `observe` (metrics).
+ */
+export async function reviewWithJudge(
+  judge: LlmJudge,
+  tenant: string,
+  requests: readonly InspectionRequest[],
+  verdicts: Verdict[],
+  observe: (outcome: JudgeOutcome) => void = () => {},
+): Promise<Verdict[]> {
+  return Promise.all(
+    verdicts.map(async (v, i) => {
+      if (!needsJudge(v)) return v;
+      const result = await judge.ask(tenant, requests[i].content, requests[i].kind);
+      const judged = applyJudge(v, requests[i], result);
+      const outcome = outcomeOf(v, result, judged);
+      judge.record(tenant, outcome);
+      observe(outcome);
+      return judged;
+    }),
+  );
 }

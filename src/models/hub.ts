@@ -151,8 +151,22 @@ async function hashFile(path: string, hash: Hash): Promise<void> {
   for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer);
 }
 
+/** The body as text, read as it streams and given up past `max` bytes: an endless answer never fills memory. */
 async function boundedText(res: Response, max: number): Promise<string> {
-  const text = await res.text();
-  if (text.length > max) throw new PullError('model info too large');
-  return text;
+  const tooLarge = () => new PullError(`model info is larger than ${max} bytes`);
+  if (Number(res.headers.get('content-length') ?? 0) > max) {
+    await res.body?.cancel();
+    throw tooLarge();
+  }
+  const chunks: Uint8Array[] = [];
+  let bytes = 0;
+  for await (const chunk of (res.body ?? []) as AsyncIterable<Uint8Array>) {
+    bytes += chunk.length;
+    if (bytes > max) {
+      await res.body!.cancel().catch(() => {});
+      throw tooLarge();
+    }
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks).toString('utf8');
 }

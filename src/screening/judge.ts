@@ -5,7 +5,7 @@ import type { ErsState, Kind, Role, Verdict } from '../inspect/types.js';
 import type { ScopedRequest } from '../workers/inspect-task.js';
 import { learnsFromTraffic } from '../evolution/entitlement.js';
 import { tenantPolicies } from '../policy/tenant-policies.js';
-import { observeVerdicts } from '../telemetry/observe.js';
+import { observeJudge, observeVerdicts } from '../telemetry/observe.js';
 import { countVerdicts, type GuardPoint } from './exchange.js';
 import { reviewWithJudge } from '../judge/merge.js';
 
@@ -66,7 +66,7 @@ export async function judge(request: FastifyRequest, items: Item[], options: Jud
   const inspected = await inspectCached(request, requests);
   // The LLM judge, where configured: a second opinion on the uncertain band (it can add a block, never remove one).
   const llm = request.server.services.llmJudge;
-  const verdicts = llm ? await reviewWithJudge(llm, tenantId ?? 'none', requests, inspected) : inspected;
+  const verdicts = llm ? await reviewWithJudge(llm, tenantId ?? 'none', requests, inspected, (outcome) => observeJudge(request, outcome)) : inspected;
   if (options.entity) await ers.record(options.entity, verdicts.map((v) => v.risk_level));
   request.verdictSummary = summarise(verdicts);
   observeVerdicts(request, requests.map((r) => r.kind), verdicts, before.shadowBanned, inspectStarted);

@@ -17,6 +17,13 @@ export interface Metrics {
   readonly verdicts: Counter<'kind' | 'action' | 'risk_level' | 'tenant'>;
   /** Texts the transformer model stage scored, by its verdict and what the cascade did with it. */
   readonly model: Counter<'verdict' | 'effect'>;
+  /** Texts put to the LLM judge and what became of them (src/judge/ledger.ts: asked = answered + no_opinion). */
+  readonly judge: {
+    asked: Counter<'tenant'>;
+    answered: Counter<'tenant'>;
+    noOpinion: Counter<'cause' | 'tenant'>;
+    addedBlock: Counter<'tenant'>;
+  };
   /** Harmful requests and jailbreak framings the harmful-intent judge reported (flag type, harm family, action). */
   readonly harmful: Counter<'type' | 'family' | 'action' | 'tenant'>;
   readonly layers: Histogram<'layer'>;
@@ -113,6 +120,17 @@ function createMetrics(services: Services): Metrics {
       labelNames: ['verdict', 'effect'],
       registers,
     }),
+    judge: {
+      asked: new Counter({ name: 'bastion_judge_asked_total', help: 'Texts in the uncertain band put to the LLM judge', labelNames: [...tenantLabels], registers }),
+      answered: new Counter({ name: 'bastion_judge_answered_total', help: 'Texts the LLM judge gave an opinion on (cached answers included)', labelNames: [...tenantLabels], registers }),
+      noOpinion: new Counter({
+        name: 'bastion_judge_no_opinion_total',
+        help: 'Texts the LLM judge gave no opinion on, by cause (timeout, error, unreadable, busy, rate_limited, budget_exhausted, budget_unavailable): the embedded verdict stood',
+        labelNames: ['cause', ...tenantLabels],
+        registers,
+      }),
+      addedBlock: new Counter({ name: 'bastion_judge_added_block_total', help: 'Allowed verdicts the LLM judge turned into blocks', labelNames: [...tenantLabels], registers }),
+    },
     harmful: new Counter({
       name: 'bastion_harmful_intent_total',
       help: 'Prompts the harmful-intent judge reported: type harmful_request (under the tenant policy harmful_content) or jailbreak, the harm family, and the action taken',

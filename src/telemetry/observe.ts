@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { errorCode } from '../errors.js';
 import harmWeights from '../../config/concepts/weights.json' with { type: 'json' };
 import type { Kind, Verdict } from '../inspect/types.js';
+import type { JudgeOutcome } from '../judge/ledger.js';
 import { KIND_NAMES, LAYER_NAMES, RISK_NAMES, metricsOf } from './metrics.js';
 import { traceInspection } from './tracing.js';
 
@@ -70,6 +71,17 @@ export function observeVerdicts(request: FastifyRequest, kinds: readonly Kind[],
     }
   });
   if (shadowBanned) metrics.shadowBanned.inc(tenant, verdicts.length);
+}
+
+/** One text put to the LLM judge: asked, and answered (maybe adding a block) or no opinion by cause. */
+export function observeJudge(request: FastifyRequest, outcome: JudgeOutcome): void {
+  if (!request.server.services.config.metricsEnabled) return;
+  const { judge, tenantLabel } = metricsOf(request.server.services);
+  const tenant = tenantOf(request, tenantLabel);
+  judge.asked.inc(tenant);
+  if (!outcome.answered) return void judge.noOpinion.inc({ cause: outcome.cause, ...tenant });
+  judge.answered.inc(tenant);
+  if (outcome.addedBlock) judge.addedBlock.inc(tenant);
 }
 
 // From the config, not the judge's module: the main thread never loads the lexicons' automaton.

@@ -2,6 +2,7 @@ import t from 'tap';
 import { LlmJudge, type JudgeSettings } from '../../src/judge/client.js';
 import { completion, sendJson } from '../helpers/fake-upstream.js';
 import { fakeLlm, type FakeLlm } from '../helpers/fake-llm.js';
+import { eventually } from '../helpers/wait.js';
 
 const settings = (llm: FakeLlm, over: Partial<JudgeSettings> = {}): JudgeSettings => ({
   baseUrl: llm.url,
@@ -66,26 +67,45 @@ t.test('garbage, refusals, HTTP errors and slow answers give no opinion (the emb
   t.match(await judge.ask('acme', 'a', 'prompt'), { opinion: { verdict: 'benign' } }, 'no opinion is never cached');
 });
 
-t.test('bounds: concurrency, rate and the daily budget per tenant refuse calls without making them', async (t) => {
+t.test('bounds: places in flight, rate and the daily budget per tenant refuse calls without making them', async (t) => {
   const llm = await fakeLlm(t);
   let clock = Date.parse('2026-11-27T10:00:00Z');
-  const judge = new LlmJudge(settings(llm, { concurrency: 1, ratePerSecond: 2, tenantDailyBudget: 3 }), () => clock);
-  let release!: () => void;
-  llm.answer((_req, res) => new Promise<void>((r) => (release = r)).then(() => sendJson(res, 200, completion({ content: 'safe' }))));
+  const judge = new LlmJudge(settings(llm, { concurrency: 1, ratePerSecond: 2, tenantDailyBudget: 3 }), { now: () => clock });
+  const held: (() => void)[] = [];
+  llm.answer((_req, res) => new Promise<void>((r) => held.push(r)).then(() => sendJson(res, 200, completion({ content: 'safe' }))));
   const first = judge.ask('acme', 'one', 'prompt');
-  for (let i = 0; i < 400 && llm.calls().length === 0; i++) await new Promise((r) => setTimeout(r, 5));
-  t.match(await judge.ask('acme', 'two', 'prompt'), { none: 'busy' }, 'one call in flight at a time');
-  release();
-  await first;
-  answer(llm, 'safe');
-  t.match(await judge.ask('acme', 'three', 'prompt'), { opinion: { verdict: 'benign' } });
-  t.match(await judge.ask('acme', 'four', 'prompt'), { none: 'rate_limited' }, 'two calls per second');
+  await eventually(async () => llm.calls().length === 1);
+  const second = judge.ask('acme', 'two', 'prompt');
+  await eventually(async () => judge.load('acme').waiting === 1);
   clock += 1000;
-  t.match(await judge.ask('acme', 'five', 'prompt'), { opinion: { verdict: 'benign' } });
+  t.match(await judge.ask('acme', 'three', 'prompt'), { none: 'busy' }, 'one call in flight, one waiting for its place; a third is not made');
+  held.shift()!();
+  t.match(await first, { opinion: { verdict: 'benign' } });
+  await eventually(async () => llm.calls().length === 2);
+  t.match(judge.load('acme'), { running: 1, waiting: 0 }, 'the waiting call took the freed place');
+  held.shift()!();
+  await second;
+  answer(llm, 'safe');
+  t.match(await judge.ask('acme', 'five', 'prompt'), { opinion: { verdict: 'benign' } }, 'the refused call gave its budget unit back');
+  t.match(await judge.ask('acme', 'six', 'prompt'), { none: 'rate_limited' }, 'two calls started per second');
   clock += 1000;
   t.match(await judge.ask('acme', 'six', 'prompt'), { none: 'budget_exhausted' }, 'three calls a day for this tenant');
   t.match(await judge.ask('other', 'six', 'prompt'), { opinion: { verdict: 'benign' } }, 'another tenant has its own budget');
   clock += 24 * 3600 * 1000;
   t.match(await judge.ask('acme', 'seven', 'prompt'), { opinion: { verdict: 'benign' } }, 'a new UTC day, a new budget');
   t.equal(llm.calls().length, 5);
+});
+
+t.test('the call rate is shared: once a second tenant asks, a busy one is held to its share and the quiet one gets the next token', async (t) => {
+  const llm = await fakeLlm(t);
+  answer(llm, 'safe');
+  let clock = Date.parse('2026-11-27T10:00:00Z');
+  const judge = new LlmJudge(settings(llm, { ratePerSecond: 4 }), { now: () => clock });
+  for (let i = 0; i < 4; i++) t.match(await judge.ask('busy', `busy ${i}`, 'prompt'), { opinion: { verdict: 'benign' } }, 'alone, a tenant may use the whole rate');
+  t.match(await judge.ask('quiet', 'quiet 0', 'prompt'), { none: 'rate_limited' }, 'the bucket is empty');
+  clock += 250; // one token back
+  t.match(await judge.ask('busy', 'busy 4', 'prompt'), { none: 'rate_limited' }, 'two tenants asking: the busy one has had its share (2) this second');
+  t.match(await judge.ask('quiet', 'quiet 1', 'prompt'), { opinion: { verdict: 'benign' } }, 'the token goes to the quiet tenant');
+  clock += 2000;
+  for (let i = 5; i < 9; i++) t.match(await judge.ask('busy', `busy ${i}`, 'prompt'), { opinion: { verdict: 'benign' } }, 'the quiet tenant gone quiet: the whole rate again');
 });

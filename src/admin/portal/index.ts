@@ -6,6 +6,7 @@ import { portalKeyRoutes } from './keys.js';
 import { portalLogoutAllRoutes } from './logout-all.js';
 import { portalMeRoutes } from './me.js';
 import { portalPasswordRoutes } from './password.js';
+import { portalJudgeStatsRoutes } from './judge-stats.js';
 import { portalStatsRoutes } from './stats.js';
 import { portalTotpRoutes } from './totp.js';
 import { portalWaitlistRoutes } from './waitlist.js';
@@ -26,6 +27,7 @@ export async function portalRoutes(app: FastifyInstance): Promise<void> {
   await app.register(portalMeRoutes);
   await app.register(portalKeyRoutes);
   await app.register(portalStatsRoutes);
+  await app.register(portalJudgeStatsRoutes);
   await app.register(portalBillingRoutes);
   await app.register(portalWaitlistRoutes);
   await app.register(portalLogoutAllRoutes);
