@@ -165,7 +165,7 @@ export async function mcpProxyRoutes(app: FastifyInstance): Promise<void> {
 
   app.post<{ Params: { name: string }; Body: unknown }>(
     '/mcp/servers/:name',
-    { config: { security: 'apiKey', rateLimited: true }, schema: { summary: 'MCP proxy: JSON-RPC to a registered upstream MCP server, guarded both ways', description: postDescription, params: Params, body: { description: 'A JSON-RPC 2.0 message (or a batch of up to 16)' }, response: { 200: { description: 'The JSON-RPC answer: application/json, or text/event-stream relayed event by event', type: 'object', additionalProperties: true }, 202: { description: 'Notifications or responses accepted (no body)', type: 'null' } } } },
+    { config: { security: 'apiKey', rateLimited: true, ownJsonDepthBound: true }, schema: { summary: 'MCP proxy: JSON-RPC to a registered upstream MCP server, guarded both ways', description: postDescription, params: Params, body: { description: 'A JSON-RPC 2.0 message (or a batch of up to 16)' }, response: { 200: { description: 'The JSON-RPC answer: application/json, or text/event-stream relayed event by event', type: 'object', additionalProperties: true }, 202: { description: 'Notifications or responses accepted (no body)', type: 'null' } } } },
     async (request, reply) => {
       const messages = messagesOf(request.body);
       if (!messages) throw new RequestValidationError([{ loc: ['body'], msg: 'Send one JSON-RPC 2.0 message (or a batch of 1 to 16)', type: 'value_error.jsonrpc' }]);
