@@ -118,11 +118,11 @@ export function entryOf(original: string, ranges: readonly RemovedRange[], where
   };
 }
 
-/** `x-bastion-quarantine`: `2; message=3 segments=1 reasons=text:addressed+send, call_id=call_1 segments=2 …` (bounded). */
+/** `x-bastion-quarantine`: `2; message=3 call_id=call_1 segments=1 reasons=text:addressed+send, message=5 segments=2 …` (bounded). */
 export function quarantineHeader(entries: readonly QuarantineEntry[]): string {
   const parts = entries.slice(0, 16).map((e) => {
-    const at = e.call_id !== undefined ? `call_id=${e.call_id.replace(/[^\w.-]/g, '_').slice(0, 64)}` : e.message !== undefined ? `message=${e.message}` : 'result';
-    return `${at} segments=${e.segments} reasons=${e.reasons.join('|')}`;
+    const at = [e.message !== undefined ? `message=${e.message}` : '', e.call_id !== undefined ? `call_id=${e.call_id.replace(/[^\w.-]/g, '_').slice(0, 64)}` : ''].filter(Boolean);
+    return `${at.join(' ') || 'result'} segments=${e.segments} reasons=${e.reasons.join('|')}`;
   });
   return `${entries.length}; ${parts.join(', ')}`;
 }
