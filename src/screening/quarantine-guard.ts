@@ -46,7 +46,11 @@ export async function quarantineBlocked(
   const observe = (outcome: 'quarantined' | 'blocked', n: number) => {
     if (services.config.metricsEnabled && n > 0) metricsOf(services).quarantined.inc({ point, outcome }, n);
   };
-  if ((await tenantPolicies(services).get(tenantId)).toolResultInjection === 'block') {
+  const policy = await tenantPolicies(services).get(tenantId);
+  // What stops a quarantined injection's calls is the flow policy (it still reads the result whole): with flows turned
+  // off, the default is the refusal; an explicit `quarantine` is the tenant's choice.
+  const mode = policy.toolResultInjection ?? (policy.flows?.enabled === false ? 'block' : 'quarantine');
+  if (mode === 'block') {
     observe('blocked', blocked.length);
     return undefined;
   }

@@ -112,6 +112,20 @@ t.test('chat: an injected tool result is quarantined and the request goes on', a
     t.equal(body.bastion!.action, 'block');
   });
 
+  t.test('with flow policies off the default is the refusal (nothing would stop the calls); an explicit quarantine is honoured', async (t) => {
+    t.teardown(() => setPolicy({}));
+    await setPolicy({ flows: { enabled: false } });
+    const before = upstream.received.length;
+    const body = (await chat()).json<Answer>();
+    t.equal(upstream.received.length, before, 'never forwarded');
+    t.equal(body.bastion!.action, 'block');
+    await setPolicy({ flows: { enabled: false }, tool_result_injection: 'quarantine' });
+    upstream.on((_req, res) => sendJson(res, 200, completion({ content: 'ok' })));
+    const chosen = (await chat()).json<Answer>();
+    t.equal(upstream.received.length, before + 1);
+    t.equal(chosen.bastion!.quarantine![0].segments, 1);
+  });
+
   t.test('tool_result_injection=block refuses the request as before', async (t) => {
     await setPolicy({ tool_result_injection: 'block' });
     t.teardown(() => setPolicy({}));
