@@ -35,6 +35,7 @@ export const PolicySchema = Type.Object(
     flows: Type.Optional(FlowPolicySchema),
     model_stage: Type.Optional(Type.Union([Type.Literal('off'), Type.Literal('uncertain'), Type.Literal('all')], { description: 'Transformer model stage, where the gateway has a model: off, uncertain (near the embedded threshold and tool results) or all' })),
     harmful_content: Type.Optional(Type.Union([Type.Literal('off'), Type.Literal('flag'), Type.Literal('block')], { description: 'A plain harmful operational ask in a prompt (malware, weapons, fraud, stalking, …): off (not judged), flag (allowed and reported; the default) or block. Harmful asks inside a jailbreak framing are blocked under every setting' })),
+    tool_result_injection: Type.Optional(Type.Union([Type.Literal('quarantine'), Type.Literal('block')], { description: 'A tool result holding an injection confined to segments: quarantine (the segments are replaced by a marker and the request goes on; the default while flow policies are on) or block (the request is refused; the default with flows.enabled false)' })),
   },
   { additionalProperties: false },
 );
@@ -74,6 +75,7 @@ export function effectivePolicy(defaults: TenantPolicy, stored: StoredPolicy | u
     ...(stored.flows || defaults.flows ? { flows: effectiveFlowPolicy(stored.flows, defaults.flows) } : {}),
     modelStage: stored.model_stage ?? defaults.modelStage,
     harmfulContent: stored.harmful_content ?? defaults.harmfulContent,
+    ...(stored.tool_result_injection || defaults.toolResultInjection ? { toolResultInjection: stored.tool_result_injection ?? defaults.toolResultInjection } : {}),
   };
 }
 
@@ -90,6 +92,7 @@ export function wirePolicy(policy: TenantPolicy): Required<StoredPolicy> {
     flows: wireFlowPolicy(policy.flows ?? DEFAULT_FLOW_POLICY),
     model_stage: policy.modelStage,
     harmful_content: policy.harmfulContent,
+    tool_result_injection: policy.toolResultInjection ?? (policy.flows?.enabled === false ? 'block' : 'quarantine'),
   };
 }
 

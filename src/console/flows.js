@@ -1,6 +1,7 @@
 // Agent flows of the tenant (bearer-accepting admin routes): tool calls the flow policy withholds for approval,
-// and the recent refusals and flags, each with the tool results that tainted it. Metadata only: tool names, fields
-// and call ids, never the values. Approving releases the app's next identical call once.
+// the recent refusals and flags, each with the tool results that tainted it, and the tool results quarantined (an
+// injection's segments replaced by a marker). Metadata only: tool names, fields, call ids, counts and reasons, never
+// the values or the removed text. Approving releases the app's next identical call once.
 import { useState } from 'preact/hooks';
 import { call } from 'app/api.js';
 import { ErrorBox, Notice, Page, html, useAction, useLoad, when } from 'app/ui.js';
@@ -28,9 +29,28 @@ function Pending({ decision, onChanged }) {
   </li>`;
 }
 
+/** The segment judge's reason `channel:evidence` read aloud: `html_comment:addressed+send` → "html comment: addressed + send". */
+const reasonText = (r) => r.replace(/_/g, ' ').replace(':', ': ').replace(/\+/g, ' + ');
+
+function Quarantined({ summary }) {
+  if (summary.error) return html`<${ErrorBox} error=${summary.error} />`;
+  const q = summary.data?.quarantined;
+  if (!q) return html`<p role="status">Loading…</p>`;
+  if (q.results === 0) return html`<p>No tool result was quarantined in the last ${summary.data.days} days.</p>`;
+  const reasons = Object.entries(q.by_reason).sort((a, b) => b[1] - a[1]);
+  return html`<p><strong>${q.results}</strong> tool result${q.results === 1 ? ' was' : 's were'} forwarded in the last ${summary.data.days} days with the text addressed to the assistant replaced by a marker (the text itself is never kept).</p>
+    ${reasons.length
+      ? html`<div class="table-wrap" tabindex="0" role="region" aria-label="Quarantined tool results by reason"><table class="text">
+          <thead><tr><th scope="col">Why the segment was removed</th><th scope="col">Results</th></tr></thead>
+          <tbody>${reasons.map(([r, n]) => html`<tr><td class="mono">${reasonText(r)}</td><td>${n}</td></tr>`)}</tbody>
+        </table></div>`
+      : null}`;
+}
+
 export function Flows() {
   const pending = useLoad(() => call('GET', '/flows/decisions?status=pending'));
   const recent = useLoad(() => call('GET', '/flows/decisions?limit=50'));
+  const summary = useLoad(() => call('GET', '/portal/stats/summary'));
   const [message, setMessage] = useState('');
   const changed = (text) => {
     pending.reload();
@@ -50,5 +70,7 @@ export function Flows() {
           <tbody>${others.map((d) => html`<tr><td>${when(d.created_at)}</td><td>${d.api}</td><td>${d.tool}</td><td>${d.status}</td><td>${sources(d)}</td><td class="mono">${fields(d)}</td></tr>`)}</tbody>
         </table></div>`
       : html`<p>No tool call was refused or flagged by flow.</p>`}
+    <h3>Quarantined tool results</h3>
+    <${Quarantined} summary=${summary} />
   <//>`;
 }

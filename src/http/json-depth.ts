@@ -38,9 +38,16 @@ export function boundJsonDepth(app: FastifyInstance): void {
     // V8's JSON.parse is not recursive: a deep body parses, and is then refused before any handler walks it.
     parse(request, body as string, (err, value) => {
       // A route that bounds nesting itself answers in its own protocol (the MCP proxy: a JSON-RPC error at 128 levels).
-      const ownBound = (request.routeOptions.config as { ownJsonDepthBound?: boolean } | undefined)?.ownJsonDepthBound === true;
+      const ownBound = request.routeOptions.config?.ownJsonDepthBound === true;
       if (err || ownBound || !nestsDeeperThan(value, MAX_JSON_DEPTH)) return done(err, value);
       done(new RequestValidationError([{ loc: ['body'], msg: `JSON nested deeper than ${MAX_JSON_DEPTH} levels`, type: 'json_invalid' }]), undefined);
     });
   });
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The route bounds JSON nesting itself and answers in its own protocol (the MCP proxy's JSON-RPC errors). */
+    ownJsonDepthBound?: boolean;
+  }
 }

@@ -105,6 +105,11 @@ export interface TenantPolicy {
   contentParts: 'inspect' | 'block_unknown';
   /** Agent flow policy (src/flows/, docs/FLOWS.md); absent: the built-in default (on, block). Not read by the pipeline. */
   flows?: FlowPolicy;
+  /**
+   * A tool result holding an injection the segment judge confines to segments: 'quarantine' (absent: the default) cuts
+   * those segments and forwards the rest, 'block' refuses the request. Not read by the pipeline (src/screening/quarantine.ts).
+   */
+  toolResultInjection?: 'quarantine' | 'block';
   /** The transformer model stage (only where the gateway has a model): off, uncertain (the cascade) or all. */
   modelStage: ModelStage;
   /**

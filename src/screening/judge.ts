@@ -29,6 +29,8 @@ export interface JudgeOptions {
   record?: GuardPoint | false;
   /** Whose policy and rules apply when the caller is not an API key (a paid MCP call by a tenant's agent). */
   tenantId?: string;
+  /** Read the entity's ERS but do not record these verdicts in it (a second look at texts already recorded). */
+  ersReadOnly?: boolean;
 }
 
 export type Judgement = Verdict & { request_id: string; ers: { score: number; shadow_banned: boolean } };
@@ -67,7 +69,7 @@ export async function judge(request: FastifyRequest, items: Item[], options: Jud
   // The LLM judge, where configured: a second opinion on the uncertain band (it can add a block, never remove one).
   const llm = request.server.services.llmJudge;
   const verdicts = llm ? await reviewWithJudge(llm, tenantId ?? 'none', requests, inspected, (outcome) => observeJudge(request, outcome)) : inspected;
-  if (options.entity) await ers.record(options.entity, verdicts.map((v) => v.risk_level));
+  if (options.entity && options.ersReadOnly !== true) await ers.record(options.entity, verdicts.map((v) => v.risk_level));
   request.verdictSummary = summarise(verdicts);
   observeVerdicts(request, requests.map((r) => r.kind), verdicts, before.shadowBanned, inspectStarted);
   const results = verdicts.map((v, i) => ({

@@ -34,6 +34,8 @@ export interface Metrics {
   readonly failClosed: Counter<'code'>;
   /** Screened requests (a /filter item or one guarded exchange), by the guard point that decided, action and threat category. */
   readonly screened: Counter<'point' | 'action' | 'family' | 'tenant'>;
+  /** Tool results forwarded with the segments holding an injection replaced by a marker, by guard point and outcome. */
+  readonly quarantined: Counter<'point' | 'outcome'>;
   /** MCP proxy: messages by server, method and outcome (allowed, blocked, redacted, withheld). */
   readonly mcpMessages: Counter<'server' | 'method' | 'outcome'>;
   /** The label of a registered MCP server's name: the first MCP_SERVER_LABELS names seen, then `other`. */
@@ -172,6 +174,12 @@ function createMetrics(services: Services): Metrics {
       name: 'bastion_screened_total',
       help: 'Screened requests, each counted once: a /filter item (point filter) or one guarded chat, Responses, Messages, embeddings or MCP exchange, by the guard point that decided (request, response, stream, mcp_call, mcp_result), the final action and the threat category of a block (none otherwise); the portal counts the same',
       labelNames: ['point', 'action', 'family', ...tenantLabels],
+      registers,
+    }),
+    quarantined: new Counter({
+      name: 'bastion_quarantined_results_total',
+      help: 'Tool results holding an injection, by guard point (request, mcp_result) and outcome: quarantined (the segments replaced by a marker, the rest forwarded) or blocked (not confined to segments, or the policy tool_result_injection is block)',
+      labelNames: ['point', 'outcome'],
       registers,
     }),
     mcpMessages: new Counter({

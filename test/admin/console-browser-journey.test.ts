@@ -192,6 +192,7 @@ t.test('the customer console in Chromium: sign-up to revoked key, axe-clean at 3
   await nav(page, 'Agent flows');
   await heading(page, 'Agent flows');
   await page.getByText(/No call is waiting/).waitFor();
+  await page.getByText(/No tool result was quarantined/).waitFor();
   await check(page, 'flows');
 
   // Revoke with confirmation: the key is refused on the data plane at once.

@@ -68,6 +68,7 @@ for (const backend of ['sqlite', 'postgres'] as StorageBackend[]) {
         pii_intercepted: 1,
         shadow_banned: 1,
         block_rate: 0.6,
+        quarantined: { results: 0, by_reason: {} },
       });
     });
 

@@ -22,7 +22,26 @@ const countFields = {
   shadow_banned: Type.Integer({ description: 'Requests judged while the entity was shadow-banned' }),
 };
 const Range = { days: Type.Integer(), from: Type.String({ format: 'date' }), to: Type.String({ format: 'date' }) };
-const Summary = Type.Object({ tenant_id: Type.String(), ...Range, ...countFields, block_rate: Type.Number() });
+const Quarantined = Type.Object(
+  {
+    results: Type.Integer({ description: 'Tool results forwarded with the segments holding an injection replaced by a marker' }),
+    by_reason: Type.Record(Type.String(), Type.Integer(), { description: "Quarantined results by the segment judge's reason (channel:evidence)" }),
+  },
+  { description: 'Quarantined tool results (tenant policy tool_result_injection): counts and reasons, never content' },
+);
+const Summary = Type.Object({ tenant_id: Type.String(), ...Range, ...countFields, block_rate: Type.Number(), quarantined: Quarantined });
+
+/** The quarantine's flag counts (layer `quarantine`, src/screening/quarantine-rounds.ts) as the summary reports them. */
+function quarantinedOf(flags: readonly { layer: string; category: string; count: number }[]): Static<typeof Quarantined> {
+  const by_reason: Record<string, number> = {};
+  let results = 0;
+  for (const f of flags) {
+    if (f.layer !== 'quarantine') continue;
+    if (f.category === 'quarantined_result') results += f.count;
+    else by_reason[f.category] = f.count;
+  }
+  return { results, by_reason };
+}
 const Daily = Type.Object({ ...Range, series: Type.Array(Type.Object({ date: Type.String({ format: 'date' }), ...countFields })) });
 const Flags = Type.Object({
   ...Range,
@@ -63,6 +82,7 @@ export async function portalStatsRoutes(app: FastifyInstance): Promise<void> {
     async (request) => {
       const days = window(SUMMARY_DAYS);
       const rows = await dayRows(db, request.portal!.tenantId, days[0], days[days.length - 1]);
+      const flags = await flagTotals(db, request.portal!.tenantId, days[0], days[days.length - 1]);
       const total = emptyCounts();
       for (const row of rows.values()) for (const k of Object.keys(total) as (keyof DayCounts)[]) total[k] += row[k];
       return {
@@ -72,6 +92,7 @@ export async function portalStatsRoutes(app: FastifyInstance): Promise<void> {
         to: days[days.length - 1],
         ...counts(total),
         block_rate: total.requests === 0 ? 0 : Math.round((total.blocked / total.requests) * 10_000) / 10_000,
+        quarantined: quarantinedOf(flags),
       };
     },
   );

@@ -1,4 +1,6 @@
-import { judge } from '../../screening/judge.js';
+import { judge, type Judgement } from '../../screening/judge.js';
+import { countVerdicts } from '../../screening/exchange.js';
+import { quarantineBlocked, type LocatedText } from '../../screening/quarantine-guard.js';
 import { redact } from '../../inspect/redact.js';
 import type { Verdict } from '../../inspect/types.js';
 import { tenantPolicies } from '../../policy/tenant-policies.js';
@@ -21,7 +23,11 @@ const MAX_TOOLS = 1000;
 /** The decision layer's HIGH threshold (a flag at or above it blocks). */
 const HIGH = 0.75;
 
-export type ServerOutcome = { forward: Message } | { drop: true; replyUpstream?: Message };
+/** `record`: the message as the server sent it, for the flow state, when what is forwarded was rewritten (quarantine). */
+export type ServerOutcome = { forward: Message; record?: Message } | { drop: true; replyUpstream?: Message };
+
+/** Quarantined results as the server sent them, by the rewritten message forwarded in their place. */
+const asReceived = new WeakMap<Message, Message>();
 
 /** A tool definition's text judged as untrusted content addressed to the model (no ERS entity: it is the server's). */
 export async function inspectDefinitionText(ctx: RelayContext, text: string): Promise<Verdict> {
@@ -53,7 +59,10 @@ export async function guardServerMessage(ctx: RelayContext, message: Message): P
     if (isObj(message.error)) return { forward: await guardError(ctx, message, open.method) };
     if (!isObj(message.result)) return { forward: message };
     if (open.method === 'tools/list') return { forward: await guardToolsList(ctx, message) };
-    return { forward: await guardSlots(ctx, message, open.method, resultSlots(message.result), open.tool) };
+    const guarded = await guardSlots(ctx, message, open.method, resultSlots(message.result), open.tool);
+    // The flow state reads a quarantined result as it came: its values still count as untrusted.
+    const received = asReceived.get(guarded);
+    return received ? { forward: guarded, record: received } : { forward: guarded };
   }
   if (isRequest(message) && (message.method === 'sampling/createMessage' || message.method === 'elicitation/create')) {
     const params = isObj(message.params) ? message.params : {};
@@ -104,16 +113,25 @@ async function guardSlots(ctx: RelayContext, message: Message, method: string, {
     ctx.count(method, 'allowed');
     return message;
   }
-  let verdicts;
+  // A tools/call result holding an injection may be quarantined (src/screening/quarantine-guard.ts): judged uncounted,
+  // then counted once as what reaches the agent.
+  const quarantinable = method === 'tools/call' && isResponse(message);
+  const items = slots.map((s) => ({ content: s.text, kind: s.kind, role: s.role, at: { call_id: String(id) } }));
+  let judged: Judgement[];
+  let quarantined: Awaited<ReturnType<typeof quarantineBlocked>>;
+  let verdicts: Judgement[];
   try {
-    verdicts = await ctx.inspect(slots.map((s) => ({ content: s.text, kind: s.kind, role: s.role })));
+    judged = quarantinable ? await judgeUncounted(ctx, items) : await ctx.inspect(items);
+    // A credential in tool output scores as exfiltration (a block); what reaches the agent here is redacted in place
+    // instead, unless the tenant's policy blocks on secrets or something besides credentials blocked.
+    const secretMode = (await tenantPolicies(ctx.request.server.services).get(ctx.tenantId)).secretMode;
+    verdicts = judged.map((v, i) => (secretMode === 'redact' && onlySecretsBlock(v) ? { ...v, action: 'redact' as const, redacted_content: redact(slots[i].text, v.secrets, []) } : v));
+    quarantined = quarantinable ? await quarantineBlocked(ctx.request, ctx.tenantId, items, verdicts, 'mcp_result') : undefined;
   } catch (err) {
     return withhold('inspection_failed', { code: (err as { code?: string }).code ?? 'INSPECTION_FAILED' });
   }
-  // A credential in tool output scores as exfiltration (a block); what reaches the agent here is redacted in place
-  // instead, unless the tenant's policy blocks on secrets or something besides credentials blocked.
-  const secretMode = (await tenantPolicies(ctx.request.server.services).get(ctx.tenantId)).secretMode;
-  verdicts = verdicts.map((v, i) => (secretMode === 'redact' && onlySecretsBlock(v) ? { ...v, action: 'redact' as const, redacted_content: redact(slots[i].text, v.secrets, []) } : v));
+  if (quarantinable) countVerdicts(ctx.request, 'mcp_result', judged.map((v, i) => (quarantined?.rewrites.has(i) ? quarantined.verdicts[i] : v)));
+  if (quarantined && quarantined.entries.length > 0) return applyQuarantine(ctx, message, method, slots, quarantined, withhold, tool);
   const blocked = verdicts.filter((v) => v.action === 'block');
   if (blocked.length > 0) {
     const info = summarise(ctx.request.id, blocked, 'request');
@@ -128,6 +146,37 @@ async function guardSlots(ctx: RelayContext, message: Message, method: string, {
   }
   ctx.count(method, redacted ? 'redacted' : 'allowed', redacted ? { reasons: verdicts.flatMap((v) => v.secrets.map((s) => s.type)).slice(0, 8) } : undefined);
   return message;
+}
+
+/** Judged like ctx.inspect, but not yet counted in the exchange: the caller counts what the agent receives. */
+function judgeUncounted(ctx: RelayContext, items: LocatedText[]): Promise<Judgement[]> {
+  return judge(ctx.request, items, { entity: ctx.tenantId, contentLimitBytes: ctx.request.server.services.config.contentLimitBytes, record: false });
+}
+
+/**
+ * Writes the quarantined (and redacted) texts into the result and names what was removed in
+ * `_meta["bastion/quarantine"]` (counts, reasons, offsets). A text that cannot be written back withholds the result.
+ */
+function applyQuarantine(
+  ctx: RelayContext,
+  message: Message,
+  method: string,
+  slots: Slots['slots'],
+  quarantined: NonNullable<Awaited<ReturnType<typeof quarantineBlocked>>>,
+  withhold: (reason: string) => Message,
+  tool?: string,
+): Message {
+  const received = structuredClone(message);
+  for (const [i, v] of quarantined.verdicts.entries()) {
+    const text = quarantined.rewrites.get(i) ?? (v.action === 'redact' ? v.redacted_content : undefined);
+    if (text !== undefined && !slots[i].set(text)) return withhold('unquarantinable_content');
+  }
+  const result = message.result as Obj;
+  const meta = isObj(result._meta) ? result._meta : {};
+  const forwarded = { ...message, result: { ...result, _meta: { ...meta, 'bastion/quarantine': quarantined.entries.map((e) => ({ ...e, stage: 'tool_result' })) } } };
+  asReceived.set(forwarded, received);
+  ctx.count(method, 'redacted', { quarantined: quarantined.entries.map((e) => ({ segments: e.segments, reasons: e.reasons })), ...(tool ? { tool } : {}) });
+  return forwarded;
 }
 
 /** Blocked only because of credentials or PII found (every HIGH flag comes from the secrets layer). */

@@ -117,7 +117,7 @@ async function guardOne(ctx: RelayContext, message: Message, target: RelayTarget
     ctx.count('other', 'withheld', { reason: 'inspection_failed' });
     return verdictError(message.id, CODES.WITHHELD, "Bastion withheld the server's answer: it could not be inspected.", { request_id: ctx.request.id, action: 'block', stage: 'tool_result', reason: 'inspection_failed' });
   }
-  if ('forward' in outcome) await recordMcpResult(ctx, outcome.forward);
+  if ('forward' in outcome) await recordMcpResult(ctx, outcome.record ?? outcome.forward);
   if (isResponse(message)) ctx.open.delete(message.id);
   if ('drop' in outcome) {
     if (outcome.replyUpstream) await target.replyUpstream(outcome.replyUpstream).catch(() => undefined);

@@ -24,9 +24,10 @@ const MAX_DEPTH = 8;
 export function extractMessagesInput(body: Obj, limit: number): ExtractedInput {
   const out: ExtractedInput = { texts: [], uninspected: {}, count: 0 };
   const full = () => out.count > limit;
+  let at: InputText['at'];
   const add = (content: string, kind: Kind, role: Role, write: (text: string) => void) => {
     out.count++;
-    if (content) out.texts.push({ content, kind, role, write } satisfies InputText);
+    if (content) out.texts.push({ content, kind, role, write, ...(at ? { at } : {}) } satisfies InputText);
   };
   const skip = (type: string) => {
     out.count++;
@@ -37,8 +38,9 @@ export function extractMessagesInput(body: Obj, limit: number): ExtractedInput {
   if (typeof body.system === 'string') add(body.system, 'prompt', 'system', (t) => (body.system = t));
   else if (Array.isArray(body.system)) for (const block of body.system) readBlock(block, 'prompt', 'system');
   if (Array.isArray(body.messages)) {
-    for (const m of body.messages) {
+    for (const [index, m] of body.messages.entries()) {
       if (full()) break;
+      at = { message: index };
       if (!isObj(m)) {
         skip('invalid');
         continue;
@@ -67,7 +69,7 @@ export function extractMessagesInput(body: Obj, limit: number): ExtractedInput {
       case 'tool_use':
         return readToolUse(block);
       case 'tool_result':
-        return readToolResult(block);
+        return located(block, () => readToolResult(block));
       case 'document':
         return readDocument(block, kind, role);
       case 'image':
@@ -76,8 +78,16 @@ export function extractMessagesInput(body: Obj, limit: number): ExtractedInput {
         return skip(String(block.type));
       default:
         // search_result, server_tool_use, web_search_tool_result and other server-side blocks: what came from a tool.
-        return walk(block, 'tool_result', 'tool', 0);
+        return located(block, () => walk(block, 'tool_result', 'tool', 0));
     }
+  }
+
+  /** Texts read inside a result block carry the call id it answers. */
+  function located(block: Obj, read: () => void): void {
+    const outer = at;
+    if (outer && typeof block.tool_use_id === 'string') at = { ...outer, call_id: block.tool_use_id };
+    read();
+    at = outer;
   }
 
   function readToolUse(block: Obj): void {

@@ -3,6 +3,7 @@ import { RISK_LEVELS } from '../../inspect/types.js';
 import type { FastifyRequest } from 'fastify';
 import { countOutcome } from '../../screening/exchange.js';
 import type { Leak } from './leak-scanner.js';
+import type { QuarantineEntry } from '../../screening/quarantine.js';
 
 /** The `bastion` object added to OpenAI-shaped responses: metadata about the verdict, never content. */
 export interface BastionInfo {
@@ -19,6 +20,8 @@ export interface BastionInfo {
   uninspected_parts?: { count: number; types: string };
   /** A call refused or withheld by the agent flow policy (docs/FLOWS.md): why, which results tainted it, its approval id. */
   flow?: Record<string, unknown>;
+  /** Tool results of the request forwarded with the segments holding an injection replaced by a marker: counts, reasons, offsets. */
+  quarantine?: QuarantineEntry[];
 }
 
 const withheld = (f: { status?: string }) => f.status !== 'flagged';

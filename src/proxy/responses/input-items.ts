@@ -20,6 +20,8 @@ export interface InputText extends Item {
   kind: Kind;
   role: Role;
   write(text: string): void;
+  /** Where the text sits (item index, the call id a tool output answers): a quarantine verdict names it. */
+  at?: { message?: number; call_id?: string };
 }
 
 export interface ExtractedInput {
@@ -57,9 +59,10 @@ const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !
 
 export function extractInput(body: Obj, limit: number): ExtractedInput {
   const out: ExtractedInput = { texts: [], uninspected: {}, count: 0 };
+  let at: InputText['at'];
   const add = (content: string, kind: Kind, role: Role, write: (text: string) => void) => {
     out.count++;
-    if (content) out.texts.push({ content, kind, role, write });
+    if (content) out.texts.push({ content, kind, role, write, ...(at ? { at } : {}) });
   };
   const skip = (type: string) => {
     out.count++;
@@ -75,8 +78,9 @@ export function extractInput(body: Obj, limit: number): ExtractedInput {
   return out;
 
   function readItems(items: unknown[], defaultRole: string): void {
-    for (const item of items) {
+    for (const [index, item] of items.entries()) {
       if (full()) return;
+      at = { message: index, ...(isObj(item) && typeof item.call_id === 'string' ? { call_id: item.call_id } : {}) };
       if (!isObj(item)) skip('invalid');
       else if (item.type === 'message' || (item.type === undefined && typeof item.role === 'string')) readMessage(item, defaultRole);
       else if (item.type === 'item_reference') skip('item_reference');

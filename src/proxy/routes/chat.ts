@@ -2,12 +2,14 @@ import type { FastifyInstance } from 'fastify';
 import { Type, type Static } from 'typebox';
 import { guardRequest } from '../chat/request-guard.js';
 import { guardCompletion } from '../chat/response-guard.js';
+import type { BastionInfo } from '../chat/verdict-summary.js';
 import { relayStream } from '../chat/stream-relay.js';
 import { decoyCompletion, decoyStream, refusalCompletion, refusalStream } from '../chat/synthetic-responses.js';
 import { RequestValidationError, type ValidationIssue } from '../../errors.js';
 import { forwardGuarded } from '../upstream/forward-guarded.js';
 import { attachFlows } from '../flows/context.js';
 import { readChat } from '../../flows/conversation.js';
+import { setQuarantineHeader, withQuarantine } from '../chat/quarantine-report.js';
 
 // Free-form (OpenAI adds parameters often); only what Bastion relies on is constrained, and bounded.
 const ChatBody = Type.Object(
@@ -80,17 +82,26 @@ export async function chatRoute(app: FastifyInstance): Promise<void> {
         return stream ? reply.type('text/event-stream').send(refusalStream(model, outcome.bastion)) : refusalCompletion(model, outcome.bastion);
       }
 
-      // What the conversation has shown the model (tool results, named values): point [B] decides tool calls by flow.
+      // What the conversation has shown the model (tool results, named values), read from the messages as the client
+      // sent them: a quarantined result's values still count as untrusted. Point [B] decides tool calls by flow.
       await attachFlows(request, 'chat', (flows) => readChat(flows.state, flows.policy, body.messages));
       // The tenant's allow-list (inside forwardGuarded): links to its own hosts in the answer are not exfiltration.
       return forwardGuarded(request, reply, {
         path: '/v1/chat/completions',
         body: outcome.redacted ? { ...body, messages: outcome.messages } : body,
-        headers: (r) => outcome.uninspected && r.header(UNINSPECTED_HEADER, `${outcome.uninspected.count}; ${outcome.uninspected.types}`),
+        headers: (r) => {
+          if (outcome.uninspected) r.header(UNINSPECTED_HEADER, `${outcome.uninspected.count}; ${outcome.uninspected.types}`);
+          setQuarantineHeader(r, outcome.quarantine);
+        },
         stream: (upstreamBody, abort, allowDomains) => relayStream(request, upstreamBody, abort, allowDomains),
         is: isCompletion,
         expected: 'a chat completion',
-        guard: (completion, allowDomains) => guardCompletion(request, completion as Parameters<typeof guardCompletion>[1], allowDomains),
+        async guard(completion, allowDomains) {
+          const guarded = (await guardCompletion(request, completion as Parameters<typeof guardCompletion>[1], allowDomains)) as { bastion?: BastionInfo };
+          const bastion = withQuarantine(request.id, guarded.bastion, outcome.quarantine);
+          if (bastion) guarded.bastion = bastion;
+          return guarded;
+        },
       });
     },
   );

@@ -12,6 +12,8 @@ import { guardMessage } from '../anthropic/message-guard.js';
 import { relayMessageStream } from '../anthropic/stream-relay.js';
 import { anthropicUpstreamHeaders } from '../anthropic/upstream-headers.js';
 import { blockedMessage, decoyMessage, messageStream, VERDICT_HEADER, verdictHeader } from '../anthropic/synthetic.js';
+import { setQuarantineHeader, withQuarantine } from '../chat/quarantine-report.js';
+import type { BastionInfo } from '../chat/verdict-summary.js';
 
 // Free-form like the API (new block types and parameters appear often); what Bastion reads is constrained and bounded.
 const Block = Type.Object({ type: Type.String({ maxLength: 64 }) }, { additionalProperties: true });
@@ -59,9 +61,13 @@ async function inspectRequest(request: FastifyRequest, reply: FastifyReply, body
   return { outcome, forward: redacted ? copy : body };
 }
 
-function uninspectedHeader(outcome: TextsOutcome): ((reply: FastifyReply) => void) | undefined {
+/** Headers that describe the request's own inspection: parts not read, tool results quarantined. */
+function uninspectedHeader(outcome: TextsOutcome): (reply: FastifyReply) => void {
   const u = outcome.uninspected;
-  return u ? (reply) => reply.header(UNINSPECTED_HEADER, `${u.count}; ${u.types}`) : undefined;
+  return (reply) => {
+    if (u) reply.header(UNINSPECTED_HEADER, `${u.count}; ${u.types}`);
+    if (outcome.kind === 'forward') setQuarantineHeader(reply, outcome.quarantine);
+  };
 }
 
 /**
@@ -95,6 +101,7 @@ export async function messagesRoute(app: FastifyInstance): Promise<void> {
         return stream ? reply.type('text/event-stream').send(messageStream(blocked)) : blocked;
       }
       const headers = uninspectedHeader(outcome);
+      // Read from the blocks as the client sent them: a quarantined result's values still count as untrusted.
       await attachFlows(request, 'messages', (flows) => readMessages(flows.state, flows.policy, body.system, body.messages));
       return forwardGuarded(request, reply, {
         path: '/v1/messages',
@@ -106,8 +113,12 @@ export async function messagesRoute(app: FastifyInstance): Promise<void> {
         is: isMessage,
         expected: 'a message',
         async guard(message, allowDomains) {
-          const bastion = await guardMessage(request, message, allowDomains);
-          if (bastion) reply.header(VERDICT_HEADER, verdictHeader(bastion));
+          const answered = await guardMessage(request, message, allowDomains);
+          const bastion = withQuarantine(request.id, answered, outcome.quarantine);
+          if (bastion) {
+            (message as { bastion?: BastionInfo }).bastion = bastion;
+            reply.header(VERDICT_HEADER, verdictHeader(bastion));
+          }
           return message;
         },
       });

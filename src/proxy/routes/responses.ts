@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { Type, type Static } from 'typebox';
 import { guardTexts } from '../chat/request-guard.js';
+import type { BastionInfo } from '../chat/verdict-summary.js';
 import { RequestValidationError } from '../../errors.js';
 import { forwardGuarded } from '../upstream/forward-guarded.js';
 import { extractInput } from '../responses/input-items.js';
@@ -8,6 +9,7 @@ import { guardResponse } from '../responses/output-guard.js';
 import { relayResponseStream } from '../responses/stream-relay.js';
 import { blockedResponse, decoyResponse, responseStream } from '../responses/synthetic.js';
 import { attachResponsesFlows, rememberResponse } from '../flows/response-state.js';
+import { setQuarantineHeader, withQuarantine } from '../chat/quarantine-report.js';
 
 // Free-form like the API (new item types and parameters appear often); what Bastion reads is constrained and bounded.
 const ResponsesBody = Type.Object(
@@ -75,18 +77,24 @@ export async function responsesRoute(app: FastifyInstance): Promise<void> {
         redacted = true;
       });
 
-      // The flow state: this input, on top of the stored state of the Response it continues.
+      // The flow state: this input as the client sent it (a quarantined result's values still count as untrusted), on
+      // top of the stored state of the Response it continues.
       await attachResponsesFlows(request, body);
       return forwardGuarded(request, reply, {
         path: '/v1/responses',
         body: redacted ? copy : body,
-        headers: (r) => outcome.uninspected && r.header(UNINSPECTED_HEADER, `${outcome.uninspected.count}; ${outcome.uninspected.types}`),
+        headers: (r) => {
+          if (outcome.uninspected) r.header(UNINSPECTED_HEADER, `${outcome.uninspected.count}; ${outcome.uninspected.types}`);
+          setQuarantineHeader(r, outcome.quarantine);
+        },
         stream: (upstreamBody, abort, allowDomains) => relayResponseStream(request, upstreamBody, abort, allowDomains),
         is: isResponse,
         expected: 'a Response object',
         async guard(response, allowDomains) {
           const guarded = await guardResponse(request, response, allowDomains);
           await rememberResponse(request, guarded);
+          const bastion = withQuarantine(request.id, (guarded as { bastion?: BastionInfo }).bastion, outcome.quarantine);
+          if (bastion) (guarded as { bastion?: BastionInfo }).bastion = bastion;
           return guarded;
         },
       });

@@ -1,0 +1,86 @@
+import type { FastifyRequest } from 'fastify';
+import type { Kind, Role } from '../inspect/types.js';
+import { tenantPolicies } from '../policy/tenant-policies.js';
+import { metricsOf } from '../telemetry/metrics.js';
+import { judge, type Judgement } from './judge.js';
+import type { QuarantineEntry } from './quarantine.js';
+import { quarantineFlags, quarantineResults } from './quarantine-rounds.js';
+
+/**
+ * The guard points' side of the quarantine (src/screening/quarantine.ts): given the texts of one request (or one MCP
+ * result) and their first verdicts, decides whether every block can be quarantined. Only tool results are: a block
+ * of the user's own words, of the app's, or of anything else keeps today's refusal, as does the tenant policy
+ * `tool_result_injection: block`. Either every blocked text is quarantined or the caller blocks as before.
+ */
+
+export interface LocatedText {
+  content: string;
+  kind?: Kind;
+  role?: Role;
+  /** Where the text sits, for the verdict (message or item index, the call id it answers). */
+  at?: { message?: number; call_id?: string };
+}
+
+export interface Quarantined {
+  /** The verdicts as they count in the exchange: a quarantined result is an allowed, rewritten one with its flags. */
+  verdicts: Judgement[];
+  /** The rewritten text of each quarantined index. */
+  rewrites: Map<number, string>;
+  entries: QuarantineEntry[];
+}
+
+const isToolResult = (t: LocatedText): boolean => t.kind === 'tool_result' && t.role === 'tool';
+
+/** Undefined: some block cannot be quarantined and the request (or result) stays blocked. */
+export async function quarantineBlocked(
+  request: FastifyRequest,
+  tenantId: string,
+  texts: readonly LocatedText[],
+  verdicts: Judgement[],
+  point: 'request' | 'mcp_result',
+): Promise<Quarantined | undefined> {
+  const blocked = verdicts.flatMap((v, i) => (v.action === 'block' ? [i] : []));
+  if (blocked.length === 0) return { verdicts, rewrites: new Map(), entries: [] };
+  if (!blocked.every((i) => isToolResult(texts[i]))) return undefined;
+  const { services } = request.server;
+  const observe = (outcome: 'quarantined' | 'blocked', n: number) => {
+    if (services.config.metricsEnabled && n > 0) metricsOf(services).quarantined.inc({ point, outcome }, n);
+  };
+  const policy = await tenantPolicies(services).get(tenantId);
+  // What stops a quarantined injection's calls is the flow policy (it still reads the result whole): with flows turned
+  // off, the default is the refusal; an explicit `quarantine` is the tenant's choice.
+  const mode = policy.toolResultInjection ?? (policy.flows?.enabled === false ? 'block' : 'quarantine');
+  if (mode === 'block') {
+    observe('blocked', blocked.length);
+    return undefined;
+  }
+  const stage = point === 'request' ? 'request' : 'tool_result';
+  const settled = await quarantineResults(
+    blocked.map((i) => ({ content: texts[i].content, verdict: verdicts[i], at: { stage, ...texts[i].at } })),
+    async (contents) =>
+      judge(request, contents.map((content) => ({ content, kind: 'tool_result' as const, role: 'tool' as const })), {
+        entity: tenantId,
+        tenantId,
+        contentLimitBytes: services.config.contentLimitBytes,
+        // The first look was recorded (ERS, evolution) and the caller counts the exchange once.
+        record: false,
+        ersReadOnly: true,
+      }),
+  );
+  if (!settled.every((s) => s.quarantined)) {
+    observe('blocked', blocked.length);
+    return undefined;
+  }
+  const out: Quarantined = { verdicts: [...verdicts], rewrites: new Map(), entries: [] };
+  blocked.forEach((i, k) => {
+    const s = settled[k];
+    if (!s.quarantined) return;
+    const first = verdicts[i];
+    // Counted as what reached the upstream (a rewritten result) with what was found in it.
+    out.verdicts[i] = { ...first, allowed: true, action: 'redact', redacted_content: s.text, flags: [...first.flags, ...quarantineFlags(s.entry)], secrets: s.verdict.secrets };
+    out.rewrites.set(i, s.text);
+    out.entries.push(s.entry);
+  });
+  observe('quarantined', out.entries.length);
+  return out;
+}
