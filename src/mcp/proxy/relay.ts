@@ -31,25 +31,58 @@ export async function relayAnswer(ctx: RelayContext, upstream: Dispatcher.Respon
   failOpen(ctx, target, 'the MCP server answered with an unexpected content type');
 }
 
-async function relaySse(ctx: RelayContext, body: AsyncIterable<Buffer>, target: RelayTarget): Promise<void> {
+async function relaySse(ctx: RelayContext, body: Dispatcher.ResponseData['body'], target: RelayTarget): Promise<void> {
   const { res } = target;
   res.writeHead(200, { ...target.headers, 'content-type': 'text/event-stream', 'cache-control': 'no-cache, no-transform', 'x-accel-buffering': 'no' });
   // A stream answering requests sends its headers with the first event (one write instead of two); a standalone
   // stream, which may stay silent for long, opens at once.
   if (ctx.open.size === 0) res.flushHeaders();
+  const stop = stopOnShutdown(ctx, body);
   let failure: string | undefined;
   try {
     for await (const event of sseEvents(body, target.limit)) {
       if (res.destroyed) return void takeUnanswered(ctx);
       const out = await guardEvent(ctx, event, target);
       if (out !== undefined) await write(res, sseFrame(out, event));
+      if (stop.idleNow()) break;
     }
   } catch (err) {
     if (res.destroyed) return void takeUnanswered(ctx);
-    failure = err instanceof UpstreamProtocolError ? 'the MCP server sent a message that is not JSON-RPC or too large' : 'the MCP server went away before answering';
+    failure = stop.reason() ?? (err instanceof UpstreamProtocolError ? 'the MCP server sent a message that is not JSON-RPC or too large' : 'the MCP server went away before answering');
+  } finally {
+    stop.release();
   }
-  for (const [id, asked] of takeUnanswered(ctx)) await write(res, sseFrame(upstreamFailed(ctx, id, asked, failure ?? 'the MCP server ended the stream before answering')));
+  for (const [id, asked] of takeUnanswered(ctx)) await write(res, sseFrame(upstreamFailed(ctx, id, asked, failure ?? stop.reason() ?? 'the MCP server ended the stream before answering')));
   res.end();
+}
+
+const SHUTTING_DOWN = 'the gateway is shutting down';
+
+/**
+ * A stream during the gateway's shutdown: one that answers none of the agent's requests (a session's GET event stream)
+ * carries no answer in progress, so it ends as soon as the drain begins (and one whose requests are all answered ends
+ * after that answer); one with requests open keeps the grace period, after which they get an error. Ending it closes
+ * the upstream stream too.
+ */
+function stopOnShutdown(ctx: RelayContext, body: Dispatcher.ResponseData['body']) {
+  const { lifecycle } = ctx.request.server;
+  let reason: string | undefined;
+  const end = () => {
+    reason = SHUTTING_DOWN;
+    body.destroy();
+  };
+  const onDrain = () => ctx.open.size === 0 && end();
+  if (lifecycle.idleStreams.signal.aborted) onDrain();
+  lifecycle.idleStreams.signal.addEventListener('abort', onDrain, { once: true });
+  lifecycle.streams.signal.addEventListener('abort', end, { once: true });
+  return {
+    reason: () => reason,
+    idleNow: () => lifecycle.draining && ctx.open.size === 0,
+    release() {
+      lifecycle.idleStreams.signal.removeEventListener('abort', onDrain);
+      lifecycle.streams.signal.removeEventListener('abort', end);
+    },
+  };
 }
 
 async function relayJson(ctx: RelayContext, body: AsyncIterable<Buffer>, target: RelayTarget): Promise<void> {
