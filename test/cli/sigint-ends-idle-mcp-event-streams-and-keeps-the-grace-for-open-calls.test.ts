@@ -29,6 +29,8 @@ t.test('SIGINT with an MCP client holding its event stream: the idle stream ends
   // The grace period is far longer than the test may take: a drain that waited it out would fail the test's timeout.
   const gw = await spawnGateway(t, ['serve'], { BASTION_API_KEYS: `acme:${KEY}`, BASTION_MCP_PRIVATE_UPSTREAMS: 'true', BASTION_SHUTDOWN_GRACE_MS: '600000' }, dir);
   const put = await call(`http://127.0.0.1:${gw.adminPort}/mcp/servers/reports`, { method: 'PUT', headers: { 'x-api-key': KEY }, body: { url: upstream.url } });
+  t.match(gw.stdout(), /"msg":"bastion listening"/);
+  t.match(gw.stdout(), /"model":"none"/, 'the start-up line says no transformer model is loaded');
   t.equal(put.status, 201, 'the server is registered');
 
   const client = new Client({ name: 'agent', version: '1.0.0' });

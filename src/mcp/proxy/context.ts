@@ -57,8 +57,8 @@ export function relayContext(request: FastifyRequest, server: McpServerRow, ledg
   };
 }
 
-/** Withholdings that are no verdict on the traffic: the server failed, or sent an answer nobody asked for. */
-const NOT_A_VERDICT = new Set(['upstream_failed', 'unrequested_answer', 'unsolicited_answer']);
+/** Withholdings that are no verdict on the traffic: the server failed or is not reachable under today's settings, or sent an answer nobody asked for. */
+const NOT_A_VERDICT = new Set(['upstream_failed', 'upstream_address_refused', 'unrequested_answer', 'unsolicited_answer']);
 /** A tool hidden from a list for the registry's reasons (allow-list, pending approval, size) is not a block of the list. */
 const LIST_POLICY = new Set(['not_allowed', 'pending_approval', 'oversized', 'unpinnable']);
 

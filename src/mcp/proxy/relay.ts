@@ -107,10 +107,10 @@ async function relayJson(ctx: RelayContext, body: AsyncIterable<Buffer>, target:
 }
 
 /** Before any byte of an answer was sent: the open requests get JSON-RPC errors (200), else 502 in the catalogue shape. */
-export function failOpen(ctx: RelayContext, target: RelayTarget, reason: string): void {
+export function failOpen(ctx: RelayContext, target: RelayTarget, reason: string, refused = false): void {
   const { res } = target;
   if (res.headersSent) return void res.end();
-  const errors = takeUnanswered(ctx).map(([id, asked]) => upstreamFailed(ctx, id, asked, reason));
+  const errors = takeUnanswered(ctx).map(([id, asked]) => (refused ? addressRefusedAnswer(ctx, id, asked, reason) : upstreamFailed(ctx, id, asked, reason)));
   if (errors.length === 0) {
     res.writeHead(502, { ...target.headers, 'content-type': 'application/json' });
     res.end(JSON.stringify({ error: { code: 'BASTION_ERR_UPSTREAM_UNREACHABLE', message: `The upstream could not be reached: ${reason}.` } }));
@@ -174,6 +174,12 @@ function upstreamFailed(ctx: RelayContext, id: Id, asked: Asked, reason: string)
   const method = asked.method;
   ctx.count(method, 'withheld', { reason: 'upstream_failed' });
   return errorResponse(id, CODES.UPSTREAM_FAILED, `Bastion: ${reason}.`, { bastion: { request_id: ctx.request.id, action: 'block', reason: 'upstream_failed' } });
+}
+
+/** The gateway's address policy refused the server (never contacted): the request is refused, with the reason. */
+function addressRefusedAnswer(ctx: RelayContext, id: Id, asked: Asked, reason: string): Message {
+  ctx.count(asked.method, 'withheld', { reason: 'upstream_address_refused' });
+  return errorResponse(id, CODES.REFUSED, `Bastion refused this request: ${reason}.`, { bastion: { request_id: ctx.request.id, action: 'block', reason: 'upstream_address_refused' } });
 }
 
 function sseFrame(message: Message | Message[], event?: EventSourceMessage): string {
