@@ -91,6 +91,13 @@ export function countOutcome(request: FastifyRequest, point: GuardPoint, outcome
 /** Records each request's exchange when its reply closes (the data plane's listener). */
 export function registerExchangeStats(app: FastifyInstance): void {
   app.lifecycle.closed.push(recordExchange);
+  const { services } = app;
+  // Every guard point and action starts at 0 (families and tenants are only known once seen): a dashboard panel
+  // reads 0 before the first block, not "No data".
+  if (!services.config.metricsEnabled) return;
+  const metrics = metricsOf(services);
+  if (metrics.tenantLabel) return;
+  for (const point of GUARD_POINTS) for (const action of ACTIONS) metrics.screened.inc({ point, action, family: 'none' }, 0);
 }
 
 function recordExchange(request: FastifyRequest): void {
