@@ -41,6 +41,8 @@ const USAGE = `Usage: bastion <command>
                                                (BASTION_GATEWAY_URL, BASTION_API_KEY)
   flows approvals list --tenant ID [--status S] [--limit N]
                                                agent flow decisions (default: calls waiting for approval)
+  flows approvals show ID --tenant ID          one decision in plain words, with where a withheld call's
+                                               data would go (needs BASTION_MASTER_KEY)
   flows approvals approve|deny ID --tenant ID  release the withheld call once on its retry, or refuse it
   models pull REPO [--revision R] [--onnx FILE]
                                                download a model folder from the Hugging Face hub
