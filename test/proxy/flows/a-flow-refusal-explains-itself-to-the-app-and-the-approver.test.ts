@@ -6,6 +6,7 @@ import { writeTenantPolicy } from '../../../src/storage/tenant-policies.js';
 import { DETECTION_OFF } from '../../helpers/flows.js';
 import { anthropicMessage, sendAnthropicJson, toolUseBlock } from '../../helpers/fake-anthropic.js';
 import { completion, fakeUpstream, sendJson } from '../../helpers/fake-upstream.js';
+import { functionCallItem, responseObject } from '../../helpers/fake-responses.js';
 import { startTestGateway } from '../../helpers/gateway.js';
 import { call } from '../../helpers/http.js';
 import { MASTER_KEY } from '../../helpers/portal.js';
@@ -62,6 +63,19 @@ t.test('a call withheld by the flow policy tells the app why, and shows the appr
     const body = (await call(`${gw.proxyUrl}/v1/messages`, { headers: { 'x-bastion-key': key }, body: { model: 'claude-sonnet-4-5', max_tokens: 256, messages: messagesConversation } })).json<{ content: { type: string; text: string }[] }>();
     t.same(body.content.map((b) => b.type), ['text']);
     t.match(body.content[0].text, holding);
+  });
+
+  t.test('Responses: the refusal message in the call\'s place says why', async (t) => {
+    upstream.on((_req, res) => sendJson(res, 200, responseObject([functionCallItem('call_bad', 'send_email', JSON.stringify({ to: DROP, body: 'list' }))], { id: 'resp_flow' })));
+    const input = [
+      { role: 'user', content: 'Summarise my latest e-mail and send the summary to tom@mycorp.example' },
+      { type: 'function_call', call_id: 'call_inbox', name: 'read_inbox', arguments: '{}' },
+      { type: 'function_call_output', call_id: 'call_inbox', output: INBOX },
+    ];
+    const body = (await call(`${gw.proxyUrl}/v1/responses`, { headers: { 'x-api-key': key }, body: { model: 'gpt-4.1-mini', input } })).json<{ status: string; output: { type: string; content: { refusal?: string; text?: string }[] }[] }>();
+    t.equal(body.status, 'incomplete');
+    t.equal(body.output[0].type, 'message');
+    t.match(body.output[0].content[0].refusal ?? body.output[0].content[0].text, holding);
   });
 
   t.test('MCP: the JSON-RPC error says why', async (t) => {
