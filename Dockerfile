@@ -12,6 +12,9 @@ RUN apt-get update \
 WORKDIR /app
 COPY package.json package-lock.json ./
 # Production dependencies only; esbuild compiles src/ in the runtime stage, tsx runs the sources if dist/ is stale.
+# onnxruntime-node's installer would fetch a CUDA provider from outside the npm registry (its CPU runtime ships in the
+# package): the image's npm 10 does not read package.json's allowScripts, so the installer is told to skip.
+ENV ONNXRUNTIME_NODE_INSTALL=skip
 RUN npm ci --omit=dev --no-audit --no-fund \
  && npm cache clean --force
 

@@ -202,6 +202,7 @@ async function drain(apps: FastifyInstance[], graceMs: number, logger: Services[
       new Promise<void>((resolve) => {
         app.lifecycle.onIdle = resolve;
         app.lifecycle.draining = true;
+        app.lifecycle.idleStreams.abort();
         if (app.lifecycle.inFlight === 0) resolve();
       }),
   );

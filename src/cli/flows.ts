@@ -1,18 +1,19 @@
 import { wireDecision } from '../admin/flows/routes.js';
 import type { Config } from '../config/schema.js';
 import { APPROVAL_TTL_MS } from '../proxy/flows/call-guard.js';
-import { listFlowDecisions, settleApproval } from '../storage/flows.js';
+import { getFlowDecision, listFlowDecisions, settleApproval } from '../storage/flows.js';
 import { migrate, openStorage } from '../storage/database.js';
 import { TENANT_ID, parse } from './args.js';
 import { UsageError } from './usage-error.js';
 
-export const FLOWS_USAGE = 'flows approvals list --tenant ID [--status S] [--limit N] | flows approvals approve|deny ID --tenant ID';
+export const FLOWS_USAGE = 'flows approvals list --tenant ID [--status S] [--limit N] | flows approvals show|approve|deny ID --tenant ID';
 const STATUSES = new Set(['refused', 'flagged', 'pending', 'approved', 'denied', 'used']);
 
 /**
  * `bastion flows approvals …`: agent flow decisions from the command line (the operator's view of any tenant). Lists
- * a tenant's decisions (default: the calls waiting for approval) and approves or denies one; the app's next
- * identical call is released once after an approval. Prints JSON, metadata only.
+ * a tenant's decisions (default: the calls waiting for approval), shows one with what it would do in plain words, and
+ * approves or denies one; the app's next identical call is released once after an approval. Prints JSON: metadata,
+ * and for a call waiting for approval where its data would go (opened with the master key, never logged).
  */
 export async function flowsCommand(config: Config, argv: string[]): Promise<number> {
   const [group, sub, ...rest] = argv;
@@ -28,18 +29,28 @@ export async function flowsCommand(config: Config, argv: string[]): Promise<numb
       const status = (values.status as string | undefined) ?? 'pending';
       const limit = Number(values.limit ?? 100);
       if (!STATUSES.has(status) || !Number.isInteger(limit) || limit < 1 || limit > 500) throw new UsageError(FLOWS_USAGE);
-      print((await listFlowDecisions(storage.db, tenant, { status, limit })).map(wireDecision));
+      print((await listFlowDecisions(storage.db, tenant, { status, limit })).map((row) => wireDecision(row, config.masterKey)));
+      return 0;
+    }
+    const id = positionals[0];
+    if (sub === 'show') {
+      if (!id || !/^flow_[0-9a-f]{24}$/.test(id)) throw new UsageError(FLOWS_USAGE);
+      const row = await getFlowDecision(storage.db, tenant, id);
+      if (!row) {
+        process.stderr.write(`bastion: ${id} is not a live decision of this tenant\n`);
+        return 1;
+      }
+      print(wireDecision(row, config.masterKey));
       return 0;
     }
     if (sub === 'approve' || sub === 'deny') {
-      const id = positionals[0];
       if (!id || !/^flow_[0-9a-f]{24}$/.test(id)) throw new UsageError(FLOWS_USAGE);
       const settled = await settleApproval(storage.db, tenant, id, sub === 'approve' ? 'approved' : 'denied', 'cli', APPROVAL_TTL_MS);
       if (!settled || !settled.changed) {
         process.stderr.write(`bastion: ${id} is ${settled ? `not pending (${settled.row.status})` : 'not a live decision of this tenant'}\n`);
         return 1;
       }
-      print(wireDecision(settled.row));
+      print(wireDecision(settled.row, config.masterKey));
       return 0;
     }
     throw new UsageError(FLOWS_USAGE);

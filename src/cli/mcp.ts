@@ -31,7 +31,7 @@ export async function mcpCommand(config: Config, argv: string[]): Promise<number
     const server = values.server as string | undefined;
     if (!server || !(await findMcpServer(storage.db, tenant, server))) throw new UsageError(server ? `no MCP server ${server} for tenant ${tenant}` : MCP_USAGE);
     if (sub === 'tools') {
-      const pins = (await listPins(storage.db, tenant, server)).map(wirePin);
+      const pins = (await listPins(storage.db, tenant, server)).map((pin) => wirePin(pin));
       print(values.pending ? pins.filter((p) => p.status !== 'approved') : pins);
       return 0;
     }

@@ -8,9 +8,37 @@ import { UsageError } from './usage-error.js';
 
 export const MODELS_USAGE = 'models pull REPO [--revision R] [--onnx FILE] | models list | models check [MODEL] [--label L] [--threshold T]';
 
+/** `bastion models --help`: what each subcommand does, what it reads and where it writes. */
+export const MODELS_HELP = `bastion models: transformer classifiers for the inspection threads (BASTION_MODEL)
+
+  models pull REPO [--revision R] [--onnx FILE]
+      Download a model folder (config, tokenizer and one ONNX file, never the PyTorch weights) from the
+      Hugging Face hub into BASTION_MODEL_DIR (default ./data/models). Every file is verified against the
+      hub's sha256 or git blob id (and the pinned hash in config/models.json), a cut download resumes, and
+      the folder appears only once complete. --revision: a branch, tag or commit (default main); --onnx: the
+      ONNX file to take (default: the catalogue's, else the quantized export, else onnx/model.onnx).
+      HF_ENDPOINT: another hub or a mirror (default https://huggingface.co; it must serve
+      GET /api/models/REPO/revision/REV?blobs=true and GET /REPO/resolve/REV/FILE); HF_TOKEN: a token for
+      gated models.
+  models list
+      The model folders under BASTION_MODEL_DIR, with the commit each was pulled at; the one BASTION_MODEL
+      names is marked.
+  models check [MODEL] [--label L] [--threshold T]
+      Load MODEL (default BASTION_MODEL) as an inspection thread would, score a benign and an attack probe,
+      and print its labels, window, load time and latency. --label: the attack label's name (for models
+      not in config/models.json; default BASTION_MODEL_LABEL); --threshold: the operating point, 0 to 1.
+
+Then set BASTION_MODEL=REPO (or a folder path) and restart: the start-up log names the model loaded.
+Details: docs/CONFIGURATION.md, "Model stage".
+`;
+
 /** `bastion models …`: fetch, list and try transformer models (docs/CONFIGURATION.md, "Model stage"). */
 export async function modelsCommand(config: Config, args: string[]): Promise<number> {
   const [sub, ...rest] = args;
+  if (sub === undefined || sub === 'help' || sub === '--help' || sub === '-h' || rest.includes('--help')) {
+    process.stdout.write(MODELS_HELP);
+    return 0;
+  }
   if (sub === 'pull') return pull(config, rest);
   if (sub === 'list') return list(config);
   if (sub === 'check') return check(config, rest);

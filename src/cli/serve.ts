@@ -15,7 +15,9 @@ export async function serveCommand(config: Config): Promise<number> {
   const code = process.env.BASTION_RUNNING_FROM === 'dist' ? 'dist' : 'src';
   // The upstreams in use (origins only: a credential in a URL is never printed), so a 502 is read against them.
   const upstreams = upstreamOrigins(config);
-  gateway.services.logger.info({ proxyPort: proxy, adminPort: admin, storage: gateway.services.storage.dialect, redis: Boolean(config.redisUrl), code, upstreams }, 'bastion listening');
+  // The transformer model the inspection threads run (they loaded it during warm-up), or none: BASTION_MODEL.
+  const model = config.model ?? 'none';
+  gateway.services.logger.info({ proxyPort: proxy, adminPort: admin, storage: gateway.services.storage.dialect, redis: Boolean(config.redisUrl), code, upstreams, model }, 'bastion listening');
   await new Promise<void>((resolve) => {
     let stopping = false;
     const stop = (signal: string) => {
@@ -23,7 +25,15 @@ export async function serveCommand(config: Config): Promise<number> {
       if (stopping) return;
       stopping = true;
       gateway.services.logger.info({ signal }, 'shutting down: draining in-flight requests');
-      gateway.close().finally(resolve);
+      const started = performance.now();
+      // The last line: how the drain went (metadata only), so an operator sees the process ended, not that it hung.
+      gateway
+        .close()
+        .then(
+          () => gateway.services.logger.info({ event: 'stopped', signal, drainMs: Math.round(performance.now() - started) }, 'stopped'),
+          (err: unknown) => gateway.services.logger.error({ event: 'stopped', signal, drainMs: Math.round(performance.now() - started), error: (err as Error).message }, 'stopped after a failed close'),
+        )
+        .finally(resolve);
     };
     process.on('SIGTERM', () => stop('SIGTERM'));
     process.on('SIGINT', () => stop('SIGINT'));

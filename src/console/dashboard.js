@@ -23,7 +23,9 @@ function Quota({ billing }) {
   const limit = billing.monthly_quota;
   return html`<section class="card" aria-labelledby="quota-h">
     <h2 id="quota-h">Monthly quota</h2>
-    <p><strong data-stat="quota-used">${num(billing.used)}</strong> of ${limit === null ? 'unlimited' : num(limit)} requests used</p>
+    ${limit === null
+      ? html`<p><strong data-stat="quota-used">${num(billing.used)}</strong> requests this period · <span data-stat="quota-limit">no quota</span></p>`
+      : html`<p><strong data-stat="quota-used">${num(billing.used)}</strong> of <span data-stat="quota-limit">${num(limit)}</span> requests used</p>`}
     ${limit === null ? null : html`<progress id="quota-bar" max=${limit} value=${Math.min(billing.used, limit)} aria-label="Quota used">${Math.round((billing.used / limit) * 100)}%</progress>`}
     <p class="hint">Resets on ${day(billing.period_end)}${limit === null ? '' : ` · ${num(billing.remaining)} left`}</p>
   </section>`;

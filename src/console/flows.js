@@ -1,12 +1,15 @@
-// Agent flows of the tenant (bearer-accepting admin routes): tool calls the flow policy withholds for approval,
-// the recent refusals and flags, each with the tool results that tainted it, and the tool results quarantined (an
-// injection's segments replaced by a marker). Metadata only: tool names, fields, call ids, counts and reasons, never
-// the values or the removed text. Approving releases the app's next identical call once.
+// Agent flows of the tenant (bearer-accepting admin routes): tool calls the flow policy withholds for approval, each
+// in plain words with where its data would go (the destination values and the MCP server, kept sealed only while it
+// waits), the recent refusals and flags with the tool results that tainted them (tool names, fields and call ids,
+// never values), and the tool results quarantined (an injection's segments replaced by a marker: counts and reasons,
+// never the removed text). Approving releases the app's next identical call once.
 import { useState } from 'preact/hooks';
 import { call } from 'app/api.js';
 import { ErrorBox, Notice, Page, html, useAction, useLoad, when } from 'app/ui.js';
 
 const sources = (d) => (d.tainted_by.length ? d.tainted_by.map((s) => (s.call_id ? `${s.tool} (${s.call_id})` : s.tool)).join(', ') : '—');
+// Where the data would go: kept (sealed) only while the call waits for approval, and only with a master key.
+const destinations = (d) => (d.destinations?.length ? d.destinations.map((x) => `${x.field}: ${x.value}`).join(', ') : 'not kept (the gateway has no master key)');
 const fields = (d) => [...d.tainted_fields.map((f) => `${f} (from untrusted content)`), ...d.unknown_destinations.map((f) => `${f} (not chosen by the user)`)].join(', ') || '—';
 
 function Pending({ decision, onChanged }) {
@@ -18,8 +21,10 @@ function Pending({ decision, onChanged }) {
     });
   return html`<li class="pending">
     <h4>${decision.tool} <span class="badge">${decision.api}</span></h4>
-    <p>${decision.flow === 'private_to_sink' ? 'Private data' : 'Untrusted content'} would leave through this call (${decision.sink}). Withheld ${when(decision.created_at)}.</p>
+    <p data-summary>${decision.summary} Withheld ${when(decision.created_at)}.</p>
     <dl class="meta">
+      ${decision.server ? html`<div><dt>MCP server</dt><dd data-server>${decision.server}</dd></div>` : null}
+      <div><dt>Would send to</dt><dd class="mono" data-destinations>${destinations(decision)}</dd></div>
       <div><dt>Tainted by</dt><dd>${sources(decision)}</dd></div>
       <div><dt>Fields</dt><dd class="mono">${fields(decision)}</dd></div>
     </dl>

@@ -6,6 +6,9 @@ import { call } from 'app/api.js';
 import { ErrorBox, Notice, Page, html, useAction, useLoad, when } from 'app/ui.js';
 
 const shown = (value) => (value === null || value === undefined ? '(none)' : typeof value === 'string' ? value : JSON.stringify(value));
+// A pin's status in words: an approved tool can still be withheld from agents (the route says why).
+const WITHHELD = { definition_blocked: 'withheld: its description carries instructions to the model', not_allowed: 'withheld: not on the allowed tools' };
+const statusOf = (pin) => (pin.status === 'withheld' ? WITHHELD[pin.withheld_reason] ?? 'withheld' : pin.status);
 
 function PendingTool({ server, pin, onChanged }) {
   const [run, busy, error] = useAction();
@@ -31,7 +34,8 @@ function PendingTool({ server, pin, onChanged }) {
 function Server({ server, onChanged }) {
   const tools = useLoad(() => call('GET', `/mcp/servers/${encodeURIComponent(server.name)}/tools`), [server.name]);
   const pins = tools.data ?? [];
-  const pending = pins.filter((p) => p.status !== 'approved');
+  const pending = pins.filter((p) => p.pending_hash !== null);
+  const withheld = pins.filter((p) => p.status === 'withheld');
   const changed = (text) => {
     tools.reload();
     onChanged(text);
@@ -42,14 +46,14 @@ function Server({ server, onChanged }) {
       <div><dt>Upstream</dt><dd class="mono">${server.url}</dd></div>
       <div><dt>New tools</dt><dd>${server.new_tools === 'review' ? 'wait for approval' : 'pinned at once'}</dd></div>
       <div><dt>Allowed tools</dt><dd>${server.allowed_tools ? server.allowed_tools.join(', ') : 'all'}</dd></div>
-      <div><dt>Pinned tools</dt><dd>${pins.length - pending.length} approved, ${pending.length} waiting</dd></div>
+      <div><dt>Pinned tools</dt><dd>${pins.length - pending.length - withheld.length} approved, ${pending.length} waiting, ${withheld.length} withheld</dd></div>
     </dl>
     <${ErrorBox} error=${tools.error} />
     ${pending.length ? html`<h4>Waiting for approval</h4><ul class="keys">${pending.map((p) => html`<${PendingTool} key=${p.tool + p.pending_hash} server=${server.name} pin=${p} onChanged=${changed} />`)}</ul>` : null}
     ${pins.length
       ? html`<div class="table-wrap" tabindex="0" role="region" aria-label=${`Pinned tools of ${server.name}`}><table class="text">
           <thead><tr><th scope="col">Tool</th><th scope="col">Status</th><th scope="col">Approved version</th></tr></thead>
-          <tbody>${pins.map((p) => html`<tr><td>${p.tool}</td><td>${p.status}</td><td class="mono">${p.approved_hash ? p.approved_hash.slice(0, 12) : '—'}</td></tr>`)}</tbody>
+          <tbody>${pins.map((p) => html`<tr data-tool=${p.tool}><td>${p.tool}</td><td data-status=${p.status}>${statusOf(p)}</td><td class="mono">${p.approved_hash ? p.approved_hash.slice(0, 12) : '—'}</td></tr>`)}</tbody>
         </table></div>`
       : html`<p>No tools pinned yet: the first list an agent asks for is pinned as it stands.</p>`}
   </li>`;

@@ -79,6 +79,8 @@ export interface Lifecycle {
   inFlight: number;
   /** Called whenever inFlight drops to 0 while draining. */
   onIdle?: () => void;
+  /** Aborted when the drain begins: a stream that carries no answer in progress (an MCP event stream) ends at once. */
+  readonly idleStreams: AbortController;
   /** Aborted when the grace period ends: open streams send their final event and end. */
   readonly streams: AbortController;
   /** Run once per request when its reply closes (sent, or the client went away): one listener serves them all. */
@@ -90,7 +92,7 @@ export interface Lifecycle {
  * clients get a catalogue 503 they can retry elsewhere instead of "connection refused"; every such connection closes.
  */
 function registerLifecycle(app: FastifyInstance): void {
-  const lifecycle: Lifecycle = { draining: false, inFlight: 0, streams: new AbortController(), closed: [] };
+  const lifecycle: Lifecycle = { draining: false, inFlight: 0, idleStreams: new AbortController(), streams: new AbortController(), closed: [] };
   app.decorate('lifecycle', lifecycle);
   // Callback-style: an async hook costs a promise and a microtask turn per request.
   app.addHook('onRequest', (request, reply, done) => {

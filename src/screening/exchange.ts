@@ -52,10 +52,28 @@ export function countVerdicts(request: FastifyRequest, point: GuardPoint, verdic
   const tally = tallyOf(request, point);
   for (const v of verdicts) {
     fold(tally, point, v.action, v.risk_level, v.action === 'block' ? v.threat_family : undefined);
-    for (const f of v.flags) if (tally.flags.length < MAX_FLAGS) tally.flags.push(f);
-    for (const s of v.secrets) if (tally.secrets.length < MAX_SECRETS) tally.secrets.push(s);
-    if (v.ers?.shadow_banned) tally.shadowBanned = true;
+    absorb(tally, v);
   }
+}
+
+/**
+ * What verdicts found (flags, credentials, risk), without their action: for a guard that settles the action itself
+ * afterwards (the MCP proxy redacts the credential a verdict blocked on, or refuses a call no verdict blocked), which
+ * then reports it with countOutcome. A threat family is kept for the case the guard's action is a block.
+ */
+export function countFindings(request: FastifyRequest, point: GuardPoint, verdicts: readonly (Verdict & { ers?: { shadow_banned: boolean } })[]): void {
+  const tally = tallyOf(request, point);
+  for (const v of verdicts) {
+    fold(tally, point, 'allow', v.risk_level, undefined);
+    if (v.action === 'block' && tally.family === undefined) tally.family = v.threat_family;
+    absorb(tally, v);
+  }
+}
+
+function absorb(tally: Tally, v: Verdict & { ers?: { shadow_banned: boolean } }): void {
+  for (const f of v.flags) if (tally.flags.length < MAX_FLAGS) tally.flags.push(f);
+  for (const s of v.secrets) if (tally.secrets.length < MAX_SECRETS) tally.secrets.push(s);
+  if (v.ers?.shadow_banned) tally.shadowBanned = true;
 }
 
 /** An answer's outcome that no judge() verdict carries (leaks redacted or cut, parts refused); each reason counts once. */
@@ -73,6 +91,13 @@ export function countOutcome(request: FastifyRequest, point: GuardPoint, outcome
 /** Records each request's exchange when its reply closes (the data plane's listener). */
 export function registerExchangeStats(app: FastifyInstance): void {
   app.lifecycle.closed.push(recordExchange);
+  const { services } = app;
+  // Every guard point and action starts at 0 (families and tenants are only known once seen): a dashboard panel
+  // reads 0 before the first block, not "No data".
+  if (!services.config.metricsEnabled) return;
+  const metrics = metricsOf(services);
+  if (metrics.tenantLabel) return;
+  for (const point of GUARD_POINTS) for (const action of ACTIONS) metrics.screened.inc({ point, action, family: 'none' }, 0);
 }
 
 function recordExchange(request: FastifyRequest): void {

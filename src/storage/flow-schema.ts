@@ -1,6 +1,6 @@
 import type { Generated } from 'kysely';
 
-/** Tables of migrations 0012-flow-policies and 0013-flow-state-parts. Timestamps are epoch milliseconds. Metadata only, never content. */
+/** Tables of migrations 0012-flow-policies, 0013-flow-state-parts and 0014-flow-destinations. Timestamps are epoch milliseconds. Metadata only, never content. */
 
 /** A stored Response's or an MCP session's flow state (src/flows/state.ts `StoredFlowState` as JSON). */
 export interface FlowStatesTable {
@@ -45,6 +45,8 @@ export interface FlowDecisionsTable {
   expires_at: number;
   decided_at: number | null;
   decided_by: string | null;
+  /** A withheld call's destinations (FlowDestinations as JSON) sealed under the master key (migration 0014); null once settled. */
+  sealed_destinations: string | null;
 }
 
 export interface FlowTables {

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
+import { open, seal } from '../auth/crypto-box.js';
 import type { StoredFlowState } from '../flows/state.js';
 import type { FlowDecisionsTable } from './flow-schema.js';
 import type { Database } from './schema.js';
@@ -47,13 +48,36 @@ export async function sweepExpired(db: Kysely<Database>, now: number): Promise<v
 }
 
 export type FlowDecisionRow = FlowDecisionsTable;
-export type NewFlowDecision = Omit<FlowDecisionsTable, 'id' | 'created_at' | 'decided_at' | 'decided_by' | 'expires_at'>;
+export type NewFlowDecision = Omit<FlowDecisionsTable, 'id' | 'created_at' | 'decided_at' | 'decided_by' | 'expires_at' | 'sealed_destinations'>;
 
-export async function recordFlowDecision(db: Kysely<Database>, decision: NewFlowDecision, ttlMs: number): Promise<FlowDecisionRow> {
+/** Where a withheld call would send data: the MCP server (if any) and each destination field with its value. */
+export interface FlowDestinations {
+  server: string | null;
+  values: { field: string; value: string }[];
+}
+
+const aadOf = (row: Pick<FlowDecisionRow, 'tenant_id' | 'id'>) => `flow-destinations\0${row.tenant_id}\0${row.id}`;
+
+/**
+ * Records a decision. `sealed` (a call withheld for approval, with a master key) keeps its destinations sealed under
+ * the key, bound to the row: the approver reads them, nothing else does, and they are never logged.
+ */
+export async function recordFlowDecision(db: Kysely<Database>, decision: NewFlowDecision, ttlMs: number, sealed?: { key: Buffer; destinations: FlowDestinations }): Promise<FlowDecisionRow> {
   const now = Date.now();
-  const row: FlowDecisionRow = { ...decision, id: `flow_${randomBytes(12).toString('hex')}`, created_at: now, expires_at: now + ttlMs, decided_at: null, decided_by: null };
+  const row: FlowDecisionRow = { ...decision, id: `flow_${randomBytes(12).toString('hex')}`, created_at: now, expires_at: now + ttlMs, decided_at: null, decided_by: null, sealed_destinations: null };
+  if (sealed) row.sealed_destinations = seal(sealed.key, JSON.stringify(sealed.destinations), aadOf(row));
   await db.insertInto('flow_decisions').values(row).execute();
   return row;
+}
+
+/** The decision's destinations, or null: none kept (refused, flagged, settled), no master key, or not this key's. */
+export function openDestinations(row: FlowDecisionRow, key: Buffer | undefined): FlowDestinations | null {
+  if (!row.sealed_destinations || !key) return null;
+  try {
+    return JSON.parse(open(key, row.sealed_destinations, aadOf(row))) as FlowDestinations;
+  } catch {
+    return null;
+  }
 }
 
 /** A live decision on the same call (same fingerprint) in one of `statuses`, newest first. */
@@ -71,8 +95,14 @@ export async function findFlowDecision(db: Kysely<Database>, tenantId: string, f
 
 /** Uses an approval once: true when this caller moved it from approved to used (a second retry is withheld again). */
 export async function consumeApproval(db: Kysely<Database>, tenantId: string, id: string): Promise<boolean> {
-  const r = await db.updateTable('flow_decisions').set({ status: 'used' }).where('tenant_id', '=', tenantId).where('id', '=', id).where('status', '=', 'approved').where('expires_at', '>', Date.now()).executeTakeFirst();
+  // The approval is spent: the destinations it showed are no longer needed.
+  const r = await db.updateTable('flow_decisions').set({ status: 'used', sealed_destinations: null }).where('tenant_id', '=', tenantId).where('id', '=', id).where('status', '=', 'approved').where('expires_at', '>', Date.now()).executeTakeFirst();
   return Number(r.numUpdatedRows) === 1;
+}
+
+/** One live decision of the tenant by its id. */
+export async function getFlowDecision(db: Kysely<Database>, tenantId: string, id: string): Promise<FlowDecisionRow | undefined> {
+  return db.selectFrom('flow_decisions').selectAll().where('tenant_id', '=', tenantId).where('id', '=', id).where('expires_at', '>', Date.now()).executeTakeFirst();
 }
 
 export async function listFlowDecisions(db: Kysely<Database>, tenantId: string, options: { status?: string; limit: number }): Promise<FlowDecisionRow[]> {
@@ -89,7 +119,8 @@ export async function settleApproval(db: Kysely<Database>, tenantId: string, id:
   const now = Date.now();
   const r = await db
     .updateTable('flow_decisions')
-    .set({ status, decided_at: now, decided_by: by.slice(0, 128), ...(status === 'approved' ? { expires_at: now + approvalTtlMs } : {}) })
+    // A denial ends the decision: its sealed destinations go with it (an approval keeps them until it is used).
+    .set({ status, decided_at: now, decided_by: by.slice(0, 128), ...(status === 'approved' ? { expires_at: now + approvalTtlMs } : { sealed_destinations: null }) })
     .where('tenant_id', '=', tenantId)
     .where('id', '=', id)
     .where('status', '=', 'pending')

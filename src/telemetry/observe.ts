@@ -25,6 +25,10 @@ const UPSTREAM_CODES: ReadonlyMap<string, string> = new Map([
 export function registerRequestMetrics(app: FastifyInstance, listener: 'proxy' | 'admin'): void {
   // BASTION_METRICS=false: nothing is recorded, not just not served.
   if (!app.services.config.metricsEnabled) return;
+  // The label sets known in advance start at 0, so a dashboard panel reads 0 before the first refusal, not "No data".
+  const known = metricsOf(app.services);
+  for (const code of FAIL_CLOSED.values()) known.failClosed.inc({ code }, 0);
+  if (!known.tenantLabel) for (const reason of ['rate_limited', 'quota_exceeded']) known.refusals.inc({ reason }, 0);
   app.addHook('onResponse', (request, reply, done) => {
     const metrics = metricsOf(app.services);
     const route = request.is404 ? 'unmatched' : (request.routeOptions.url ?? 'unmatched');

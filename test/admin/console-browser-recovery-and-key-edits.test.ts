@@ -152,6 +152,7 @@ t.test('the console in Chromium: locked out, forgot and reset password, key edit
   await page.getByRole('button', { name: 'Approve this version of search on docs' }).click();
   await page.getByRole('status').filter({ hasText: 'the new version of “search” is approved' }).waitFor();
   const pins = (await call(`${gw.adminUrl}/mcp/servers/docs/tools`, { headers: bearer(heidi.access) })).json<{ status: string; approved_hash: string }[]>();
-  t.same(pins.map((p) => [p.status, p.approved_hash]), [['approved', 'b'.repeat(64)]], 'the version shown is the one approved');
+  // The version shown is the one approved; its description sends the conversation out, so agents still never see it.
+  t.same(pins.map((p) => [p.status, p.approved_hash]), [['withheld', 'b'.repeat(64)]], 'the version shown is the one approved, and it is withheld');
   t.same(problems, [], 'no page error and no CSP violation');
 });

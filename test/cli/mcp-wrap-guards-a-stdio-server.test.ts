@@ -46,7 +46,7 @@ t.test('bastion mcp wrap: an SDK client over stdio uses a stdio server through t
   t.same(existsSync(ranLog) ? readFileSync(ranLog, 'utf8').trim().split('\n') : [], ['shell 12'], 'the server ran the ordinary call only');
 
   const pins = (await call(`${gw.adminUrl}/mcp/servers/local/tools`, { headers: { 'x-api-key': key } })).json<{ tool: string; status: string }[]>();
-  t.same(pins.map((p) => [p.tool, p.status]), [['add', 'approved'], ['shell', 'approved']], 'the first list is pinned in the gateway like an HTTP server\'s');
+  t.same(pins.map((p) => [p.tool, p.status]), [['add', 'withheld'], ['shell', 'approved']], 'the first list is pinned in the gateway like an HTTP server\'s; the poisoned tool shows as withheld');
   const metrics = await metricsOf(gw.services).registry.metrics();
   t.match(metrics, /bastion_mcp_messages_total\{[^}]*server="local"[^}]*method="tools\/call"[^}]*outcome="blocked"[^}]*\} 2/, 'the verdicts are counted by the gateway');
 });

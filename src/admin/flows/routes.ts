@@ -2,7 +2,9 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Static } from 'typebox';
 import { BastionError } from '../../errors.js';
 import { APPROVAL_TTL_MS } from '../../proxy/flows/call-guard.js';
-import { listFlowDecisions, settleApproval, type FlowDecisionRow } from '../../storage/flows.js';
+import type { FlowViolation } from '../../flows/types.js';
+import { decisionSummary } from '../../proxy/flows/refusal-words.js';
+import { listFlowDecisions, openDestinations, settleApproval, type FlowDecisionRow } from '../../storage/flows.js';
 import { apiKeyAuth, scopedTenant } from '../api-key-auth.js';
 import { Forbidden } from '../financial/schemas.js';
 import { Decision, DecisionList, DecisionParams, DecisionQuery, TenantQuery } from './schemas.js';
@@ -10,9 +12,18 @@ import { Decision, DecisionList, DecisionParams, DecisionQuery, TenantQuery } fr
 const config = { security: 'apiKey', rateLimited: true, portalBearer: true } as const;
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
-export function wireDecision(row: FlowDecisionRow): Static<typeof Decision> {
+/**
+ * A decision on the wire. With the master key, a call waiting for approval also says where its data would go (the
+ * destination values and the MCP server, opened from their seal); `summary` says it in plain words.
+ */
+export function wireDecision(row: FlowDecisionRow, masterKey?: Buffer): Static<typeof Decision> {
   const detail = JSON.parse(row.detail) as Pick<Static<typeof Decision>, 'tainted_by' | 'tainted_fields' | 'unknown_destinations'>;
+  const destinations = openDestinations(row, masterKey);
+  const refusal = { flow: row.flow as FlowViolation, sink: row.sink, tainted_by: detail.tainted_by ?? [], tainted_fields: detail.tainted_fields ?? [], unknown_destinations: detail.unknown_destinations ?? [] };
   return {
+    summary: decisionSummary(row.tool, refusal, destinations),
+    server: destinations?.server ?? null,
+    destinations: destinations?.values ?? null,
     id: row.id,
     api: row.api,
     tool: row.tool,
@@ -48,7 +59,7 @@ export async function flowRoutes(app: FastifyInstance): Promise<void> {
     { config, schema: { summary: 'Flow decisions of the tenant, newest first: refusals, flags and approvals (metadata only: tool names, fields, never values)', querystring: DecisionQuery, response: { 200: DecisionList, 403: Forbidden } } },
     async (request) => {
       const tenantId = scopedTenant(request, request.query.tenant_id);
-      return (await listFlowDecisions(storage.db, tenantId, { status: request.query.status, limit: request.query.limit ?? 100 })).map(wireDecision);
+      return (await listFlowDecisions(storage.db, tenantId, { status: request.query.status, limit: request.query.limit ?? 100 })).map((row) => wireDecision(row, app.services.config.masterKey));
     },
   );
 
@@ -71,7 +82,7 @@ export async function flowRoutes(app: FastifyInstance): Promise<void> {
         if (!settled.changed) throw new BastionError('FLOW_DECISION_NOT_PENDING');
         const { row } = settled;
         request.log.info({ event: `flow_${verb}d`, decision: row.id, tool: row.tool }, 'flow decision settled');
-        return wireDecision(row);
+        return wireDecision(row, app.services.config.masterKey);
       },
     );
   }

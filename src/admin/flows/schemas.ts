@@ -17,6 +17,11 @@ export const DecisionQuery = Type.Object(
 
 export const Decision = Type.Object({
   id: Type.String(),
+  summary: Type.String({ description: 'The decision in plain words: what the call would do, why nobody chose it, and (when kept) where its data would go' }),
+  server: Type.Union([Type.String(), Type.Null()], { description: 'The MCP server the call was for; null when not kept (see destinations) or not an MCP call' }),
+  destinations: Type.Union([Type.Array(Type.Object({ field: Type.String(), value: Type.String() })), Type.Null()], {
+    description: 'Where a call waiting for approval would send data: each destination field with its value, sealed under BASTION_MASTER_KEY and kept only until the decision is settled (denied, or the approval used); null otherwise or without a master key',
+  }),
   api: Type.String({ description: 'chat | responses | messages | mcp' }),
   tool: Type.String(),
   flow: Type.String({ description: 'untrusted_to_sink | private_to_sink' }),

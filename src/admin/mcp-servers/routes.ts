@@ -10,6 +10,7 @@ import { approvePending, listPins, type PinRow } from '../../storage/mcp-pins.js
 import { deleteMcpServer, findMcpServer, listMcpServers, putMcpServer, type McpServerRow } from '../../storage/mcp-servers.js';
 import { apiKeyAuth, scopedTenant } from '../api-key-auth.js';
 import { Forbidden } from '../financial/schemas.js';
+import { withheldTools, type Withheld } from './withheld-tools.js';
 import { ApproveBody, PinnedTool, PinnedTools, Server, ServerBody, ServerList, ServerParams, TenantQuery, ToolParams } from './schemas.js';
 
 const config = { security: 'apiKey', rateLimited: true, portalBearer: true } as const;
@@ -32,11 +33,12 @@ export function wireServer(row: McpServerRow): Static<typeof Server> {
   };
 }
 
-export function wirePin(pin: PinRow): Static<typeof PinnedTool> {
-  const status = pin.pending_hash === null ? 'approved' : pin.approved_hash === null ? 'new' : 'changed';
+export function wirePin(pin: PinRow, withheld?: Withheld): Static<typeof PinnedTool> {
+  const status = pin.pending_hash !== null ? (pin.approved_hash === null ? 'new' : 'changed') : withheld ? 'withheld' : 'approved';
   return {
     tool: pin.tool_name,
     status,
+    ...(withheld && pin.pending_hash === null ? { withheld_reason: withheld.reason, findings: withheld.findings } : {}),
     approved_hash: pin.approved_hash,
     pending_hash: pin.pending_hash,
     pending_since: iso(pin.pending_since),
@@ -101,8 +103,10 @@ export async function mcpServerRoutes(app: FastifyInstance): Promise<void> {
     { config, schema: { summary: "A server's pinned tools: approved definitions and pending changes with their diff", querystring: TenantQuery, params: ServerParams, response: { 200: PinnedTools, 403: Forbidden, 404: NotFound } } },
     async (request) => {
       const tenantId = scopedTenant(request, request.query.tenant_id);
-      await existing(tenantId, request.params.name);
-      return (await listPins(storage.db, tenantId, request.params.name)).map(wirePin);
+      const server = await existing(tenantId, request.params.name);
+      const pins = await listPins(storage.db, tenantId, request.params.name);
+      const withheld = await withheldTools(request, tenantId, server, pins);
+      return pins.map((pin) => wirePin(pin, withheld.get(pin.tool_name)));
     },
   );
 

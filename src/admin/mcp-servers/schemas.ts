@@ -35,7 +35,9 @@ export const ServerList = Type.Array(Server);
 const Definition = Type.Union([Type.Object({}, { additionalProperties: true }), Type.Null()]);
 export const PinnedTool = Type.Object({
   tool: Type.String(),
-  status: Type.Union([Type.Literal('approved'), Type.Literal('changed'), Type.Literal('new')], { description: 'changed/new: a pending version waits for approval (withheld from agents)' }),
+  status: Type.Union([Type.Literal('approved'), Type.Literal('changed'), Type.Literal('new'), Type.Literal('withheld')], { description: 'changed/new: a pending version waits for approval (withheld from agents); withheld: approved, but agents never see it (withheld_reason)' }),
+  withheld_reason: Type.Optional(Type.Union([Type.Literal('definition_blocked'), Type.Literal('not_allowed')], { description: 'definition_blocked: the description carries instructions to the model; not_allowed: outside the allow-list' })),
+  findings: Type.Optional(Type.Array(Type.Object({ field: Type.String(), category: Type.String(), detail: Type.String() }), { description: 'What the definition guard found (field names and categories, never the text)' })),
   approved_hash: Type.Union([Type.String(), Type.Null()]),
   pending_hash: Type.Union([Type.String(), Type.Null()]),
   pending_since: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),

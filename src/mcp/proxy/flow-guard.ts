@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { textOf } from '../../flows/conversation.js';
 import { resultKind } from '../../flows/labels.js';
 import { flowVerdict } from '../../proxy/flows/call-guard.js';
+import { countOutcome } from '../../screening/exchange.js';
 import { flowHasher, newFlowContext, type FlowContext } from '../../proxy/flows/context.js';
 import type { Services } from '../../services.js';
 import type { RelayContext } from './context.js';
@@ -66,9 +67,10 @@ export async function mcpFlowRefusal(ctx: RelayContext, id: string | number, too
     ctx.request.log.info({ event: 'mcp_flow_flagged', server: ctx.server.name, tool, flow: verdict.flow }, 'MCP call flagged by flow');
     return undefined;
   }
+  // Blocked in the tenant's counts, with the flow reason among its flags (as on chat, Responses and Messages).
+  countOutcome(ctx.request, 'mcp_call', { action: 'block', risk_level: 'HIGH', reasons: [{ layer: 'flow', type: verdict.flow }] });
   ctx.count('tools/call', 'blocked', { tool, reason: 'flow', flow: verdict.flow });
-  const text = verdict.status === 'pending' ? 'the call would send data out after untrusted content; it waits for approval by a tenant admin.' : 'the call would send data out after untrusted content.';
-  return verdictError(id, CODES.REFUSED, `Bastion refused this call: ${text}`, { request_id: ctx.request.id, action: 'block', stage: 'tool_call', reason: `flow: ${verdict.flow}`, tool, flow: verdict });
+  return verdictError(id, CODES.REFUSED, verdict.message, { request_id: ctx.request.id, action: 'block', stage: 'tool_call', reason: `flow: ${verdict.flow}`, tool, flow: verdict });
 }
 
 /** Adds a tools/call result the agent is about to receive to the session's state (before its open request is closed). */

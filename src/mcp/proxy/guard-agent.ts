@@ -51,7 +51,7 @@ export async function guardAgentMessage(ctx: RelayContext, message: Message): Pr
     if (verdict.action === 'redact') {
       const redacted = redactedArguments(verdict.redacted_content);
       if (redacted === undefined) return refuse('inspection_failed', 'the arguments could not be redacted.');
-      ctx.count('tools/call', 'redacted', { tool });
+      ctx.count('tools/call', 'redacted', { tool, direction: 'agent' });
       return { forward: { ...message, params: { ...params, arguments: redacted } } };
     }
   } catch (err) {

@@ -31,25 +31,58 @@ export async function relayAnswer(ctx: RelayContext, upstream: Dispatcher.Respon
   failOpen(ctx, target, 'the MCP server answered with an unexpected content type');
 }
 
-async function relaySse(ctx: RelayContext, body: AsyncIterable<Buffer>, target: RelayTarget): Promise<void> {
+async function relaySse(ctx: RelayContext, body: Dispatcher.ResponseData['body'], target: RelayTarget): Promise<void> {
   const { res } = target;
   res.writeHead(200, { ...target.headers, 'content-type': 'text/event-stream', 'cache-control': 'no-cache, no-transform', 'x-accel-buffering': 'no' });
   // A stream answering requests sends its headers with the first event (one write instead of two); a standalone
   // stream, which may stay silent for long, opens at once.
   if (ctx.open.size === 0) res.flushHeaders();
+  const stop = stopOnShutdown(ctx, body);
   let failure: string | undefined;
   try {
     for await (const event of sseEvents(body, target.limit)) {
       if (res.destroyed) return void takeUnanswered(ctx);
       const out = await guardEvent(ctx, event, target);
       if (out !== undefined) await write(res, sseFrame(out, event));
+      if (stop.idleNow()) break;
     }
   } catch (err) {
     if (res.destroyed) return void takeUnanswered(ctx);
-    failure = err instanceof UpstreamProtocolError ? 'the MCP server sent a message that is not JSON-RPC or too large' : 'the MCP server went away before answering';
+    failure = stop.reason() ?? (err instanceof UpstreamProtocolError ? 'the MCP server sent a message that is not JSON-RPC or too large' : 'the MCP server went away before answering');
+  } finally {
+    stop.release();
   }
-  for (const [id, asked] of takeUnanswered(ctx)) await write(res, sseFrame(upstreamFailed(ctx, id, asked, failure ?? 'the MCP server ended the stream before answering')));
+  for (const [id, asked] of takeUnanswered(ctx)) await write(res, sseFrame(upstreamFailed(ctx, id, asked, failure ?? stop.reason() ?? 'the MCP server ended the stream before answering')));
   res.end();
+}
+
+const SHUTTING_DOWN = 'the gateway is shutting down';
+
+/**
+ * A stream during the gateway's shutdown: one that answers none of the agent's requests (a session's GET event stream)
+ * carries no answer in progress, so it ends as soon as the drain begins (and one whose requests are all answered ends
+ * after that answer); one with requests open keeps the grace period, after which they get an error. Ending it closes
+ * the upstream stream too.
+ */
+function stopOnShutdown(ctx: RelayContext, body: Dispatcher.ResponseData['body']) {
+  const { lifecycle } = ctx.request.server;
+  let reason: string | undefined;
+  const end = () => {
+    reason = SHUTTING_DOWN;
+    body.destroy();
+  };
+  const onDrain = () => ctx.open.size === 0 && end();
+  if (lifecycle.idleStreams.signal.aborted) onDrain();
+  lifecycle.idleStreams.signal.addEventListener('abort', onDrain, { once: true });
+  lifecycle.streams.signal.addEventListener('abort', end, { once: true });
+  return {
+    reason: () => reason,
+    idleNow: () => lifecycle.draining && ctx.open.size === 0,
+    release() {
+      lifecycle.idleStreams.signal.removeEventListener('abort', onDrain);
+      lifecycle.streams.signal.removeEventListener('abort', end);
+    },
+  };
 }
 
 async function relayJson(ctx: RelayContext, body: AsyncIterable<Buffer>, target: RelayTarget): Promise<void> {
@@ -74,10 +107,10 @@ async function relayJson(ctx: RelayContext, body: AsyncIterable<Buffer>, target:
 }
 
 /** Before any byte of an answer was sent: the open requests get JSON-RPC errors (200), else 502 in the catalogue shape. */
-export function failOpen(ctx: RelayContext, target: RelayTarget, reason: string): void {
+export function failOpen(ctx: RelayContext, target: RelayTarget, reason: string, refused = false): void {
   const { res } = target;
   if (res.headersSent) return void res.end();
-  const errors = takeUnanswered(ctx).map(([id, asked]) => upstreamFailed(ctx, id, asked, reason));
+  const errors = takeUnanswered(ctx).map(([id, asked]) => (refused ? addressRefusedAnswer(ctx, id, asked, reason) : upstreamFailed(ctx, id, asked, reason)));
   if (errors.length === 0) {
     res.writeHead(502, { ...target.headers, 'content-type': 'application/json' });
     res.end(JSON.stringify({ error: { code: 'BASTION_ERR_UPSTREAM_UNREACHABLE', message: `The upstream could not be reached: ${reason}.` } }));
@@ -141,6 +174,12 @@ function upstreamFailed(ctx: RelayContext, id: Id, asked: Asked, reason: string)
   const method = asked.method;
   ctx.count(method, 'withheld', { reason: 'upstream_failed' });
   return errorResponse(id, CODES.UPSTREAM_FAILED, `Bastion: ${reason}.`, { bastion: { request_id: ctx.request.id, action: 'block', reason: 'upstream_failed' } });
+}
+
+/** The gateway's address policy refused the server (never contacted): the request is refused, with the reason. */
+function addressRefusedAnswer(ctx: RelayContext, id: Id, asked: Asked, reason: string): Message {
+  ctx.count(asked.method, 'withheld', { reason: 'upstream_address_refused' });
+  return errorResponse(id, CODES.REFUSED, `Bastion refused this request: ${reason}.`, { bastion: { request_id: ctx.request.id, action: 'block', reason: 'upstream_address_refused' } });
 }
 
 function sseFrame(message: Message | Message[], event?: EventSourceMessage): string {

@@ -16,6 +16,8 @@ import { LOCAL_SESSION, SessionBinder } from './session-binding.js';
 import { forgetSession, MAX_OPEN_PER_SESSION, sessionLedger } from './session-ledger.js';
 import { isStdioServer } from './wrap-route.js';
 import { McpUpstream, type UpstreamCall } from './upstream.js';
+import { ADDRESS_REFUSED_REASON, wasAddressRefused } from './upstream-lookup.js';
+import { checkUpstreamUrl } from './upstream-url.js';
 import { postDescription, Params } from './route-schema.js';
 
 /** Requests whose answers are inspected: each counts one unit of the monthly quota, like a /filter call. */
@@ -137,9 +139,12 @@ export async function mcpProxyRoutes(app: FastifyInstance): Promise<void> {
     request.upstreamMs = performance.now() - started;
     if (answer instanceof Error) {
       // Nothing reached the agent yet: its open requests get JSON-RPC errors, a bare notification the catalogue 502/504.
-      if (ctx.open.size === 0) throw answer;
+      // A server registered while private upstreams were allowed, on a gateway restarted without them: say so.
+      const refused = wasAddressRefused(answer) && checkUpstreamUrl(ctx.server.url, config.mcpPrivateUpstreams) === 'private';
+      if (ctx.open.size === 0) throw refused ? new BastionError('MCP_UPSTREAM_ADDRESS_REFUSED') : answer;
       reply.hijack();
-      return failOpen(ctx, { res: reply.raw, headers: await answerHeaders(request, ctx.server, undefined), limit: 0, replyUpstream: async () => {} }, 'the MCP server could not be reached');
+      const reason = refused ? ADDRESS_REFUSED_REASON : 'the MCP server could not be reached';
+      return failOpen(ctx, { res: reply.raw, headers: await answerHeaders(request, ctx.server, undefined), limit: 0, replyUpstream: async () => {} }, reason, refused);
     }
     if (answer.statusCode === 404 && upstreamCall.headers[SESSION] !== undefined) {
       answer.body.resume();

@@ -22,6 +22,15 @@ export function addressRefused(host: string): NodeJS.ErrnoException {
   return e;
 }
 
+/** What an agent is told when today's address policy refuses a registered server (no byte was sent to it). */
+export const ADDRESS_REFUSED_REASON = "the MCP server's address is loopback or private, which this gateway does not connect to (the operator allows it with BASTION_MCP_PRIVATE_UPSTREAMS=true)";
+
+/** Whether a failed send was refused by the address policy (the error itself, or what undici wrapped it in). */
+export function wasAddressRefused(err: unknown): boolean {
+  for (let e = err, depth = 0; e && depth < 4; e = (e as { cause?: unknown }).cause, depth++) if ((e as { code?: unknown }).code === 'EMCPUPSTREAMADDRESS') return true;
+  return false;
+}
+
 /** An undici `connect.lookup` that refuses a host name when any of its addresses is refused (fails closed). */
 export function guardedLookup(allowPrivate: boolean, resolve: Resolve = systemResolve) {
   return (hostname: string, options: { all?: boolean }, callback: LookupCallback): void => {

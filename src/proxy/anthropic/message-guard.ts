@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { judge, type Judgement } from '../filter/judge.js';
-import { applyFlows } from '../flows/call-guard.js';
+import { applyFlows, type FlowJudgement } from '../flows/call-guard.js';
 import { redactLeaks, type Leak } from '../chat/leak-scanner.js';
 import { noteAnswer, outputVerdict, type BastionInfo } from '../chat/verdict-summary.js';
 import { CALL_REFUSAL } from './synthetic.js';
@@ -51,14 +51,17 @@ export async function judgeToolUses(request: FastifyRequest, blocks: Obj[], repo
   });
 }
 
-export const refusalBlock = (): Obj => ({ type: 'text', text: CALL_REFUSAL });
+/** The text block in a refused tool_use's place: the flow policy's reason when it refused, else the plain refusal. */
+export const refusalBlock = (judged?: FlowJudgement): Obj => ({ type: 'text', text: judged?.flow?.message ?? CALL_REFUSAL });
 
 /** Non-streamed message: guards its content in place and adds the verdict; returns it for the header. */
 export async function guardMessage(request: FastifyRequest, message: Obj & { content: unknown[] }, allowDomains: readonly string[]): Promise<BastionInfo | undefined> {
   const report = new MessageReport();
   const calls = message.content.map((b, i) => ({ b: b as Obj, i })).filter(({ b }) => typeof b === 'object' && b !== null && b.type === 'tool_use');
   const judged = await judgeToolUses(request, calls.map(({ b }) => b), report, 'response');
-  calls.forEach(({ i }, k) => (message.content[i] = judged[k] ?? refusalBlock()));
+  // report.blocked holds the refused calls' judgements in the order of the blocks they replace.
+  let refused = 0;
+  calls.forEach(({ i }, k) => (message.content[i] = judged[k] ?? refusalBlock(report.blocked[refused++])));
   message.content.forEach((block, i) => {
     const b = block as Obj;
     if (typeof b !== 'object' || b === null || b.type !== 'text' || typeof b.text !== 'string' || b.text === '') return;

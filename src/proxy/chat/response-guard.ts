@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { judge } from '../filter/judge.js';
-import { applyFlows } from '../flows/call-guard.js';
+import { applyFlows, type FlowJudgement } from '../flows/call-guard.js';
 import { redactLeaks } from './leak-scanner.js';
 import { noteAnswer, summarise, type BastionInfo } from './verdict-summary.js';
 
@@ -48,6 +48,9 @@ export async function guardCompletion(request: FastifyRequest, completion: { cho
       if (kept.length > 0) c.message.tool_calls = kept;
       else delete c.message.tool_calls;
       c.finish_reason = 'content_filter';
+      // A call the flow policy refused explains itself where the app reads the answer (the message had no text).
+      const why = calls.flatMap(({ choice: at }, k) => (at === choice ? [(judgements[k] as FlowJudgement).flow?.message] : [])).filter((m): m is string => m !== undefined);
+      if (why.length > 0 && !c.message.content) c.message.content = [...new Set(why)].join(' ');
     });
     const blocked = judgements.filter((j) => j.action === 'block');
     completion.bastion = {

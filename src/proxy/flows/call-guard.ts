@@ -6,6 +6,8 @@ import type { Judgement } from '../filter/judge.js';
 import { countOutcome, type GuardPoint } from '../../screening/exchange.js';
 import { consumeApproval, findFlowDecision, recordFlowDecision } from '../../storage/flows.js';
 import { flowContext, type FlowContext } from './context.js';
+import { destinationsOf } from './destination-values.js';
+import { refusalText } from './refusal-words.js';
 
 /**
  * Point [B]'s flow step, after the content judge: each call the judge let through is decided by flow
@@ -20,6 +22,8 @@ export interface FlowVerdict extends FlowRefusal {
   action: 'block' | 'require_approval' | 'flag';
   status: 'refused' | 'pending' | 'flagged';
   decision_id?: string;
+  /** The refusal in plain words (refusal-words.ts): what the app shows where the call would have been. */
+  message: string;
 }
 
 export type FlowJudgement = Judgement & { flow?: FlowVerdict };
@@ -66,9 +70,17 @@ export function fingerprint(ctx: FlowContext, call: FlowCall): string {
 }
 
 async function settle(request: FastifyRequest, ctx: FlowContext, call: FlowCall, refusal: FlowRefusal): Promise<FlowVerdict | undefined> {
+  const found = await settleDecision(request, ctx, call, refusal);
+  return found && { ...found, message: refusalText(call.tool, refusal, found.status) };
+}
+
+async function settleDecision(request: FastifyRequest, ctx: FlowContext, call: FlowCall, refusal: FlowRefusal): Promise<Omit<FlowVerdict, 'message'> | undefined> {
   const db = request.server.services.storage.db;
   const action = ctx.policy.action;
   const print = fingerprint(ctx, call);
+  // A call withheld for approval keeps where its data would go, sealed, for the approver (never without a master key).
+  const masterKey = request.server.services.config.masterKey;
+  const sealed = (status: string) => (status === 'pending' && masterKey ? { key: masterKey, destinations: destinationsOf(call, refusal) } : undefined);
   const record = (status: string) =>
     recordFlowDecision(
       db,
@@ -85,6 +97,7 @@ async function settle(request: FastifyRequest, ctx: FlowContext, call: FlowCall,
         request_id: request.id.slice(0, 128),
       },
       DECISION_TTL_MS,
+      sealed(status),
     );
   try {
     if (action === 'flag') {

@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { judge, type Judgement } from '../filter/judge.js';
-import { applyFlows } from '../flows/call-guard.js';
+import { applyFlows, type FlowJudgement } from '../flows/call-guard.js';
 import { redactLeaks, type Leak } from '../chat/leak-scanner.js';
 import { noteAnswer, outputVerdict, type BastionInfo } from '../chat/verdict-summary.js';
 import { CALL_REFUSAL, refusalMessage } from './synthetic.js';
@@ -84,7 +84,7 @@ export async function guardCall(request: FastifyRequest, item: Obj, report: Outp
   }
   report.blocked.push(j);
   report.removed.push({ id: typeof item.call_id === 'string' ? item.call_id : undefined, name: typeof item.name === 'string' ? item.name : String(item.type) });
-  return refusalMessage(CALL_REFUSAL);
+  return refusalMessage((j as FlowJudgement).flow?.message ?? CALL_REFUSAL);
 }
 
 /** Redacts leaks in an assistant message's output_text parts (a copy is returned). */

@@ -12,6 +12,7 @@ import { agentIdentity } from './0010-agent-identity.js';
 import * as mcpProxy from './0011-mcp-proxy.js';
 import * as flowPolicies from './0012-flow-policies.js';
 import * as flowStateParts from './0013-flow-state-parts.js';
+import * as flowDestinations from './0014-flow-destinations.js';
 
 /** Versioned migrations, one set for SQLite and PostgreSQL. Names sort in apply order. */
 const STATIC_MIGRATIONS: Record<string, Migration> = {
@@ -29,7 +30,7 @@ const STATIC_MIGRATIONS: Record<string, Migration> = {
 export function migrationProvider(storage: { dialect: Dialect; activityKey?: Buffer }): MigrationProvider {
   return {
     async getMigrations() {
-      return { ...STATIC_MIGRATIONS, '0010-agent-identity': agentIdentity(storage), '0011-mcp-proxy': mcpProxy, '0012-flow-policies': flowPolicies, '0013-flow-state-parts': flowStateParts };
+      return { ...STATIC_MIGRATIONS, '0010-agent-identity': agentIdentity(storage), '0011-mcp-proxy': mcpProxy, '0012-flow-policies': flowPolicies, '0013-flow-state-parts': flowStateParts, '0014-flow-destinations': flowDestinations };
     },
   };
 }
