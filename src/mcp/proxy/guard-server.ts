@@ -1,5 +1,5 @@
 import { judge, type Judgement } from '../../screening/judge.js';
-import { countVerdicts } from '../../screening/exchange.js';
+import { countFindings } from '../../screening/exchange.js';
 import { quarantineBlocked, type LocatedText } from '../../screening/quarantine-guard.js';
 import { redact } from '../../inspect/redact.js';
 import type { Verdict } from '../../inspect/types.js';
@@ -114,7 +114,7 @@ async function guardSlots(ctx: RelayContext, message: Message, method: string, {
     return message;
   }
   // A tools/call result holding an injection may be quarantined (src/screening/quarantine-guard.ts): judged uncounted,
-  // then counted once as what reaches the agent.
+  // then its findings counted once (of the rewrite where one was made); the action counts as the guard settles it below.
   const quarantinable = method === 'tools/call' && isResponse(message);
   const items = slots.map((s) => ({ content: s.text, kind: s.kind, role: s.role, at: { call_id: String(id) } }));
   let judged: Judgement[];
@@ -130,7 +130,7 @@ async function guardSlots(ctx: RelayContext, message: Message, method: string, {
   } catch (err) {
     return withhold('inspection_failed', { code: (err as { code?: string }).code ?? 'INSPECTION_FAILED' });
   }
-  if (quarantinable) countVerdicts(ctx.request, 'mcp_result', judged.map((v, i) => (quarantined?.rewrites.has(i) ? quarantined.verdicts[i] : v)));
+  if (quarantinable) countFindings(ctx.request, 'mcp_result', judged.map((v, i) => (quarantined?.rewrites.has(i) ? quarantined.verdicts[i] : v)));
   if (quarantined && quarantined.entries.length > 0) return applyQuarantine(ctx, message, method, slots, quarantined, withhold, tool);
   const blocked = verdicts.filter((v) => v.action === 'block');
   if (blocked.length > 0) {
