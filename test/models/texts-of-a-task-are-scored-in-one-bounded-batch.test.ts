@@ -4,19 +4,23 @@ import { loadModel } from '../../src/models/runtime.js';
 import { createInspectorPool } from '../../src/workers/pool.js';
 import { modelFolder, sigmoid } from '../helpers/model-folder.js';
 
-t.test('windows are grouped longest first, at most maxRows rows and maxTokens padded tokens a run, each once', async (t) => {
-  const lengths = [12, 512, 40, 512, 13, 300, 41, 7];
-  const runs = planRuns(lengths, { maxRows: 3, maxTokens: 1100 });
+t.test('windows are grouped longest first, at most maxRows rows, maxTokens padded tokens and maxPadding a run, each once', async (t) => {
+  const lengths = [12, 512, 40, 512, 13, 300, 41, 39, 500, 7];
+  const runs = planRuns(lengths, { maxRows: 3, maxTokens: 1100, maxPadding: 0.125 });
   t.same(runs.flat().sort((a, b) => a - b), lengths.map((_, i) => i), 'every window in exactly one run');
   for (const run of runs) {
     const width = Math.max(...run.map((i) => lengths[i]));
     t.ok(run.length <= 3, 'row bound');
     t.ok(run.length === 1 || run.length * width <= 1100, `padded size ${run.length}×${width} within the token bound`);
   }
-  // Two 512-token windows fill a run (a third would pad past 1,100); the short windows share runs of their own size.
-  t.same(runs[0], [1, 3]);
-  t.same(runs.map((r) => r.length), [2, 3, 3]);
-  t.same(planRuns([600], { maxRows: 4, maxTokens: 100 }), [[0]], 'a window larger than the bound still runs, alone');
+  for (const run of runs) {
+    const width = Math.max(...run.map((i) => lengths[i]));
+    t.ok(run.every((i) => lengths[i] >= width * 0.875), `no row padded by more than an eighth of ${width}`);
+  }
+  // Two 512-token windows fill a run (a third would pad past 1,100); 500 and 300 each run alone (300 would pad 500 by
+  // 40 %); 41, 40 and 39 share one; 13 and 12 another (7 would pad 13 by half).
+  t.same(runs, [[1, 3], [8], [5], [6, 2, 7], [4, 0], [9]]);
+  t.same(planRuns([600], { maxRows: 4, maxTokens: 100, maxPadding: 0.5 }), [[0]], 'a window larger than the bound still runs, alone');
 });
 
 t.test('texts scored together score exactly as each alone (padding is masked), windows counted per text', async (t) => {
