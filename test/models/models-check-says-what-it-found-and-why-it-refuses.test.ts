@@ -7,6 +7,8 @@ import { signatureFolder } from './fixtures/signatures.js';
 
 /** `bastion models check FOLDER`: what a team sees before it sets BASTION_MODEL. Runs the built CLI (node bin/build.js). */
 const env = { ...process.env, BASTION_LOG_LEVEL: 'warn' };
+// Six CLI runs, each loading onnxruntime: on a loaded machine that exceeds the default two minutes.
+t.setTimeout(360_000);
 const check = (dir: string, ...extra: string[]) => runCli(['models', 'check', dir, ...extra], env);
 
 t.test('a listed model: the id, tokenizer kind and size, labels, inputs and probes', async (t) => {
