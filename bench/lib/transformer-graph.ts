@@ -4,7 +4,9 @@ import { encodeModel, floats, int64s, int8s, type Node, type Tensor } from '../.
  * A BERT-shaped sequence classifier with random weights, for latency and memory measurements of real model shapes
  * (MiniLM-L6: 6 layers × 384, 12 heads, FFN 1536; bge-small/e5-small: 12 × 384). Same interface as a Hugging Face
  * export (input_ids, attention_mask → logits). int8: every dense layer is onnxruntime's DynamicQuantizeMatMul
- * (what `quantize_dynamic` exports fuse into), embeddings stay float32 as in those exports. GELU is the sigmoid
+ * (what `quantize_dynamic` exports fuse into) and the word-embedding table is int8, gathered then dequantized (as
+ * `quantize_dynamic` does with Gather: Xenova's all-MiniLM-L6-v2 model_quantized.onnx is 23 MB for 22.7M parameters);
+ * position embeddings stay float32. GELU is the sigmoid
  * approximation (x·σ(1.702x)): three element-wise ops where the exact form has five; the cost is in the matrix products.
  */
 export interface Shape {
@@ -19,6 +21,9 @@ export interface Shape {
 
 export const MINILM_L6: Shape = { layers: 6, hidden: 384, heads: 12, ffn: 1536, vocab: 30522, positions: 512, int8: true };
 export const L12_384: Shape = { ...MINILM_L6, layers: 12 };
+
+/** The listed models' backbones (config/models.json `shape`), as BERT layers of the same size. */
+export const listedShape = (s: { layers: number; hidden: number; heads: number; ffn: number; vocab: number }, int8: boolean): Shape => ({ ...s, positions: 512, int8 });
 
 /** Deterministic N(0, 0.02)-ish weights (xorshift + Irwin–Hall): runs compare the same graph. */
 function random(seed: number) {
@@ -70,7 +75,15 @@ export function transformerClassifier(shape: Shape, seed = 7): Uint8Array {
   init.push(int64s('split_heads', [4], [0, 0, shape.heads, H / shape.heads]), int64s('merge_heads', [3], [0, 0, H]));
 
   const positions = op('Sub', [op('CumSum', [ 'attention_mask', 'one_i']), 'one_i']);
-  const embedded = op('Add', [op('Gather', [weight('word_embeddings', [shape.vocab, H]), 'input_ids']), op('Gather', [weight('position_embeddings', [shape.positions, H]), positions])]);
+  const words = () => {
+    if (!shape.int8) return op('Gather', [weight('word_embeddings', [shape.vocab, H]), 'input_ids']);
+    const scale = 0.06 / 127;
+    const table = rnd(shape.vocab * H);
+    init.push(int8s('word_embeddings_q', [shape.vocab, H], Int8Array.from(table, (v) => Math.max(-127, Math.min(127, Math.round(v / scale))))));
+    init.push(floats('word_embeddings_scale', [], [scale]), int8s('word_embeddings_zp', [], [0]));
+    return op('DequantizeLinear', [op('Gather', ['word_embeddings_q', 'input_ids']), 'word_embeddings_scale', 'word_embeddings_zp']);
+  };
+  const embedded = op('Add', [words(), op('Gather', [weight('position_embeddings', [shape.positions, H]), positions])]);
   let x = layerNorm(embedded, 'emb_ln');
   const maskF = op('Cast', ['attention_mask'], { to: 1 });
   const bias = op('Unsqueeze', [op('Mul', [op('Sub', [maskF, 'one_f']), 'neg_big']), 'axes12']);

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 import catalogue from '../../config/models.json' with { type: 'json' };
+import { tokenizerKind } from './signature.js';
 
 /** What the gateway is told about its model (BASTION_MODEL and friends); travels to every inspection thread. */
 export interface ModelSettings {
@@ -20,6 +21,10 @@ export interface ModelFolder {
   onnxPath: string;
   tokenizerPath: string;
   tokenizerConfigPath?: string;
+  /** tokenizer.json's model type (WordPiece, Unigram, BPE) and vocabulary size. */
+  tokenizer: { kind: string; vocab?: number };
+  /** The inputs config/models.json says the model's export takes, when the model is listed there. */
+  expectedInputs?: string[];
   labels: string[];
   /** Indices of `labels` whose probabilities add up to the attack score. */
   attack: number[];
@@ -31,7 +36,8 @@ type Known = (typeof catalogue.models)[keyof typeof catalogue.models];
 const KNOWN = catalogue.models as Record<string, Known>;
 /** Written by `bastion models pull` beside the files. */
 export const MANIFEST = 'bastion-model.json';
-const MAX_JSON_BYTES = 4 * 1024 * 1024;
+/** A DeBERTa-v3 tokenizer.json is 8.7 MB, mDeBERTa's 16 MB: 32 MB bounds what is parsed. */
+const MAX_JSON_BYTES = 32 * 1024 * 1024;
 const ONNX_CANDIDATES = ['onnx/model_quantized.onnx', 'onnx/model_int8.onnx', 'onnx/model.onnx', 'model_quantized.onnx', 'model.onnx'];
 
 function readJson(path: string): Record<string, unknown> {
@@ -72,7 +78,9 @@ export function resolveFolder(settings: ModelSettings): ModelFolder {
   const onnxRel = [known?.onnx, ...ONNX_CANDIDATES].find((f) => f && existsSync(join(dir, f)));
   if (!onnxRel) throw new Error(`${dir}: no ONNX file (looked for ${ONNX_CANDIDATES.join(', ')})`);
   const tokenizerPath = find(dir, 'tokenizer.json');
-  if (!tokenizerPath) throw new Error(`${dir}: no tokenizer.json`);
+  if (!tokenizerPath) throw new Error(`${dir}: no tokenizer.json (a folder with only spm.model or vocab.txt needs a fast tokenizer saved as tokenizer.json)`);
+  const tokenizer = tokenizerKind(readJson(tokenizerPath));
+  if (tokenizer.problem) throw new Error(`${tokenizerPath}: ${tokenizer.problem}`);
   const positions = typeof config.max_position_embeddings === 'number' ? config.max_position_embeddings : 512;
   return {
     id,
@@ -80,6 +88,8 @@ export function resolveFolder(settings: ModelSettings): ModelFolder {
     onnxPath: join(dir, onnxRel),
     tokenizerPath,
     tokenizerConfigPath: find(dir, 'tokenizer_config.json'),
+    tokenizer: { kind: tokenizer.kind!, ...(tokenizer.vocab !== undefined ? { vocab: tokenizer.vocab } : {}) },
+    ...(known?.inputs ? { expectedInputs: known.inputs } : {}),
     labels,
     attack,
     threshold: settings.threshold ?? known?.threshold ?? 0.5,

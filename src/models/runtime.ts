@@ -1,7 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import type { InferenceSession, Tensor as OrtTensor } from 'onnxruntime-node';
+import { planRuns } from './batch.js';
 import { CASCADE, resolveFolder, type ModelFolder, type ModelSettings } from './folder.js';
+import { checkSignature } from './signature.js';
 import { planWindows } from './windows.js';
 
 /** One text scored by the model. */
@@ -11,13 +13,22 @@ export interface ModelScore {
   /** score ≥ the model's operating point. */
   attack: boolean;
   windows: number;
-  /** The text had more windows than the bound: its middle was not scored. */
+  /** The text (or one of its pieces) had more windows than the bound: its middle was not scored. */
   truncated: boolean;
+  /** Time of the batch the text was scored in (texts scored together share it). */
   ms: number;
 }
 
 export interface LoadedModel {
   readonly folder: ModelFolder;
+  /** The graph's inputs, as onnxruntime read them. */
+  readonly inputs: readonly string[];
+  /**
+   * Scores texts together: every window of every text goes into as few session runs as the batch bounds allow
+   * (config/models.json `cascade.batch`). Each text is one or more pieces (a tool result's parts worth reading,
+   * src/models/pieces.ts); its score is its highest window's.
+   */
+  scoreMany(texts: readonly (readonly string[])[]): Promise<ModelScore[]>;
   score(text: string): Promise<ModelScore>;
   release(): Promise<void>;
 }
@@ -29,7 +40,7 @@ interface Encoder {
 /**
  * Loads a model folder: the ONNX graph into an onnxruntime session and the tokenizer from tokenizer.json. The runtime
  * (a 45 MB native library) is imported here, on first use: a gateway without a model never loads it.
- * One intra-op thread and no spinning: each inspection thread runs its own session, and a spinning thread would burn
+ * One intra-op thread and no spinning: each model-holding thread runs its own session, and a spinning thread would burn
  * the core another inspection thread needs.
  */
 export async function loadModel(settings: ModelSettings): Promise<LoadedModel> {
@@ -47,14 +58,18 @@ export async function loadModel(settings: ModelSettings): Promise<LoadedModel> {
     graphOptimizationLevel: 'all',
     extra: { session: { intra_op: { allow_spinning: '0' }, inter_op: { allow_spinning: '0' } } },
   });
-  if (!session.inputNames.includes('input_ids') || !session.outputNames.includes('logits')) {
-    throw new Error(`${folder.onnxPath}: not a sequence-classification export (needs input_ids → logits)`);
+  const problem = checkSignature(session.inputNames, session.outputNames);
+  if (problem) {
+    await session.release();
+    throw new Error(`${folder.onnxPath}: ${problem}`);
   }
   const special = tokenizer.encode('', { add_special_tokens: true }).ids;
   const prefix = special.slice(0, 1);
   const suffix = special.slice(1);
   const pad = padId(tokenizerConfig, tokenizer);
   const Tensor = ort.Tensor;
+  const feedsMask = session.inputNames.includes('attention_mask');
+  const feedsTypes = session.inputNames.includes('token_type_ids');
 
   const run = async (windows: number[][]): Promise<number[]> => {
     const width = Math.max(...windows.map((w) => w.length));
@@ -66,8 +81,8 @@ export async function loadModel(settings: ModelSettings): Promise<LoadedModel> {
     }));
     const dims = [windows.length, width];
     const feeds: Record<string, OrtTensor> = { input_ids: new Tensor('int64', ids, dims) };
-    if (session.inputNames.includes('attention_mask')) feeds.attention_mask = new Tensor('int64', mask, dims);
-    if (session.inputNames.includes('token_type_ids')) feeds.token_type_ids = new Tensor('int64', new BigInt64Array(ids.length), dims);
+    if (feedsMask) feeds.attention_mask = new Tensor('int64', mask, dims);
+    if (feedsTypes) feeds.token_type_ids = new Tensor('int64', new BigInt64Array(ids.length), dims);
     const out = await session.run(feeds);
     const logits = out.logits.data as Float32Array;
     const classes = folder.labels.length;
@@ -75,24 +90,48 @@ export async function loadModel(settings: ModelSettings): Promise<LoadedModel> {
     return windows.map((_, row) => attackProbability(logits.subarray(row * classes, (row + 1) * classes), folder.attack));
   };
 
+  const scoreMany = async (texts: readonly (readonly string[])[]): Promise<ModelScore[]> => {
+    const t0 = performance.now();
+    const windows: number[][] = [];
+    const owner: number[] = [];
+    const truncated = texts.map(() => false);
+    texts.forEach((pieces, t) => {
+      for (const piece of pieces) {
+        const plan = planWindows(tokenizer.encode(piece, { add_special_tokens: false }).ids, {
+          maxLength: folder.maxLength,
+          overlap: CASCADE.overlapTokens,
+          maxWindows: CASCADE.maxWindows,
+          prefix,
+          suffix,
+        });
+        truncated[t] ||= plan.truncated;
+        for (const w of plan.windows) {
+          windows.push(w);
+          owner.push(t);
+        }
+      }
+    });
+    const scores = texts.map(() => 0);
+    const counts = texts.map(() => 0);
+    for (const rows of planRuns(windows.map((w) => w.length), CASCADE.batch)) {
+      const probabilities = await run(rows.map((i) => windows[i]));
+      rows.forEach((i, k) => {
+        scores[owner[i]] = Math.max(scores[owner[i]], probabilities[k]);
+        counts[owner[i]]++;
+      });
+    }
+    const ms = performance.now() - t0;
+    return texts.map((_, t) => {
+      if (!Number.isFinite(scores[t])) throw new Error('model returned a non-finite score');
+      return { score: scores[t], attack: scores[t] >= folder.threshold, windows: counts[t], truncated: truncated[t], ms };
+    });
+  };
+
   return {
     folder,
-    async score(text) {
-      const t0 = performance.now();
-      const plan = planWindows(tokenizer.encode(text, { add_special_tokens: false }).ids, {
-        maxLength: folder.maxLength,
-        overlap: CASCADE.overlapTokens,
-        maxWindows: CASCADE.maxWindows,
-        prefix,
-        suffix,
-      });
-      let score = 0;
-      for (let at = 0; at < plan.windows.length; at += CASCADE.windowsPerRun) {
-        for (const p of await run(plan.windows.slice(at, at + CASCADE.windowsPerRun))) score = Math.max(score, p);
-      }
-      if (!Number.isFinite(score)) throw new Error('model returned a non-finite score');
-      return { score, attack: score >= folder.threshold, windows: plan.windows.length, truncated: plan.truncated, ms: performance.now() - t0 };
-    },
+    inputs: session.inputNames,
+    scoreMany,
+    score: async (text) => (await scoreMany([[text]]))[0],
     release: () => session.release(),
   };
 }

@@ -3,6 +3,7 @@ import { finishLayers, startLayers } from '../inspect/run-layers.js';
 import type { CompiledRules } from '../inspect/rules/compile.js';
 import type { InspectionContext, InspectionRequest, Layer, ModelReport, ModelStage, Verdict } from '../inspect/types.js';
 import { CASCADE } from './folder.js';
+import { piecesOf } from './pieces.js';
 import type { LoadedModel, ModelScore } from './runtime.js';
 
 /**
@@ -10,11 +11,14 @@ import type { LoadedModel, ModelScore } from './runtime.js';
  *
  * When it is consulted (`model_stage`):
  * - off: never. all: every text the pipeline did not halt on.
- * - uncertain: a tool result (where indirect injections hide), or a text whose embedded injection probability
- * (semantic.risk, the score the decision layer compares with its thresholds) lies in the band [low, high) of config/models.json — and never when something the model
+ * - uncertain: a text whose embedded injection risk (semantic.risk, the score the decision layer compares with its
+ *   thresholds) lies in the band [low, high) of config/models.json; for a tool result, in `toolBand`, or one in
+ *   which the segment judge found a segment aimed at the assistant — and never when something the model
  *   cannot change already blocks (a HIGH or BLOCK flag other than the embedded model's own), nor for a tool call (an
  *   injection classifier reads what an assistant reads, not what it does), nor on the app's own system message under
  *   system_messages=secrets_only (the injection models never decide there).
+ *
+ * What the model reads of a tool result: its pieces (src/models/pieces.ts), not the whole document.
  *
  * How the verdicts combine (the decision layer then runs as usual):
  * 1. Model attack (score ≥ its operating point): a `model` flag `prompt_injection` (category injection) at least HIGH
@@ -38,10 +42,12 @@ export function shouldConsult(ctx: InspectionContext, mode: ModelStage): boolean
   if (settled) return false;
   // An injection classifier reads text an assistant will read, not the actions it takes: tool calls only under 'all'.
   if (ctx.kind === 'tool_call') return false;
-  if (ctx.kind === 'tool_result') return true;
   const p = ctx.signals['semantic.risk'] ?? 0;
-  return p >= CASCADE.band.low && p < CASCADE.band.high;
+  if (ctx.kind === 'tool_result') return inBand(p, CASCADE.toolBand) || (ctx.signals['segments.score'] ?? 0) > 0;
+  return inBand(p, CASCADE.band);
 }
+
+const inBand = (p: number, band: { low: number; high: number }) => p >= band.low && p < band.high;
 
 export function applyModel(ctx: InspectionContext, s: ModelScore, model: { id: string; threshold: number }): ModelReport {
   const report: ModelReport = { id: model.id, score: round(s.score), threshold: model.threshold, verdict: s.attack ? 'attack' : 'benign', effect: 'none', windows: s.windows, truncated: s.truncated };
@@ -65,16 +71,38 @@ export function applyModel(ctx: InspectionContext, s: ModelScore, model: { id: s
   return report;
 }
 
-/** The pipeline with the model stage between the layers and the decision. */
+/** A request of a task with the evolved rules that apply to it. */
+export interface RuledRequest {
+  request: InspectionRequest;
+  rules?: CompiledRules;
+}
+
+/**
+ * The pipeline over a task's requests with the model stage between the layers and the decision. The texts the cascade
+ * sends to the model are scored together, in one batch (src/models/runtime.ts `scoreMany`). A task in which no text
+ * goes to the model is answered synchronously, exactly as without a model: it pays for no promise and no await.
+ */
+export function inspectBatch(requests: readonly RuledRequest[], layers: readonly Layer[], model: LoadedModel): Verdict[] | Promise<Verdict[]> {
+  const pending = requests.map(({ request, rules }) => startLayers(request, layers, rules));
+  const asked = pending.flatMap((p, i) => (shouldConsult(p.ctx, p.ctx.policy.modelStage) ? [i] : []));
+  if (asked.length === 0) return pending.map(finishLayers);
+  return model.scoreMany(asked.map((i) => piecesOf(pending[i].ctx))).then((scores) => {
+    const reports = new Map(asked.map((i, k) => [i, { report: applyModel(pending[i].ctx, scores[k], model.folder), ms: scores[k].ms }]));
+    return pending.map((p, i) => {
+      const verdict = finishLayers(p);
+      const consulted = reports.get(i);
+      if (consulted) {
+        verdict.timings_ms.model = round(consulted.ms);
+        verdict.layers = { model: consulted.report };
+      }
+      return verdict;
+    });
+  });
+}
+
+/** One request through the model stage (the CLI's check, tests). */
 export async function inspectWithModel(req: InspectionRequest, layers: readonly Layer[], rules: CompiledRules | undefined, model: LoadedModel): Promise<Verdict> {
-  const pending = startLayers(req, layers, rules);
-  if (!shouldConsult(pending.ctx, pending.ctx.policy.modelStage)) return finishLayers(pending);
-  const scored = await model.score(req.content);
-  const report = applyModel(pending.ctx, scored, model.folder);
-  const verdict = finishLayers(pending);
-  verdict.timings_ms.model = round(scored.ms);
-  verdict.layers = { model: report };
-  return verdict;
+  return (await inspectBatch([{ request: req, rules }], layers, model))[0];
 }
 
 function round(x: number): number {

@@ -73,33 +73,37 @@ function rulesFor(set: ActiveSet, tenant: string | undefined): CompiledRules {
 // The transformer model, when the gateway has one (BASTION_MODEL): loaded by this thread's first task (the pool's
 // warm-up), with its runtime. Without one, neither the model stage nor onnxruntime is ever imported.
 const modelSettings = (workerData as { model?: ModelSettings } | undefined)?.model;
-let stage: Promise<{ model: LoadedModel; inspectWithModel: typeof import('../models/stage.js').inspectWithModel }> | undefined;
-function modelStage() {
-  stage ??= Promise.all([import('../models/runtime.js'), import('../models/stage.js')]).then(async ([runtime, { inspectWithModel }]) => ({
-    model: await runtime.loadModel(modelSettings!),
-    inspectWithModel,
-  }));
-  return stage;
+type Stage = { model: LoadedModel; inspectBatch: typeof import('../models/stage.js').inspectBatch };
+let loading: Promise<Stage> | undefined;
+/** Set once the model is loaded: from then on a task none of whose texts goes to the model is answered synchronously. */
+let stage: Stage | undefined;
+function modelStage(): Promise<Stage> {
+  loading ??= Promise.all([import('../models/runtime.js'), import('../models/stage.js')]).then(async ([runtime, { inspectBatch }]) => {
+    stage = { model: await runtime.loadModel(modelSettings!), inspectBatch };
+    return stage;
+  });
+  return loading;
 }
 
 /**
  * Runs inside a pool thread: the pure pipeline over each request of the task (one for /filter, up to
- * the batch limit for /filter/batch). A throwing layer rejects the task; the caller answers 5xx.
- * With a model, the task is asynchronous (the model stage awaits onnxruntime) and still runs one request at a time.
+ * the batch limit for /filter/batch, or the requests the pool coalesced). A throwing layer rejects the task; the
+ * caller answers 5xx. With a model, the texts of the task that the cascade sends to it are scored in one batch.
  */
 export default function inspectTask(task: InspectTask): InspectResult | Promise<InspectResult> {
   if (task.rulesVersion !== undefined && task.rulesVersion !== active.version) {
     if (!task.rules) return { stale: true, threadId, rulesVersion: active.version };
     active = adopt(task.rulesVersion, task.rules);
   }
-  if (modelSettings) return inspectAll(task.requests, active);
+  if (modelSettings) return withModel(task.requests, active);
   const verdicts = task.requests.map(({ rulesTenant, ...request }) => inspect(request, LAYERS, rulesFor(active, rulesTenant)));
   return { verdicts, threadId, rulesVersion: active.version };
 }
 
-async function inspectAll(requests: ScopedRequest[], set: ActiveSet): Promise<InspectResult> {
-  const { model, inspectWithModel } = await modelStage();
-  const verdicts: Verdict[] = [];
-  for (const { rulesTenant, ...request } of requests) verdicts.push(await inspectWithModel(request, LAYERS, rulesFor(set, rulesTenant), model));
-  return { verdicts, threadId, rulesVersion: set.version };
+function withModel(requests: ScopedRequest[], set: ActiveSet): InspectResult | Promise<InspectResult> {
+  if (!stage) return modelStage().then(() => withModel(requests, set));
+  const ruled = requests.map(({ rulesTenant, ...request }) => ({ request, rules: rulesFor(set, rulesTenant) }));
+  const verdicts = stage.inspectBatch(ruled, LAYERS, stage.model);
+  if (Array.isArray(verdicts)) return { verdicts, threadId, rulesVersion: set.version };
+  return verdicts.then((v) => ({ verdicts: v, threadId, rulesVersion: set.version }));
 }

@@ -97,8 +97,11 @@ const valueInfo = (name: string, elemType: number, dims: (number | string)[]) =>
   type: { tensor_type: { elem_type: elemType, shape: { dim: dims.map((d) => (typeof d === 'number' ? { dim_value: d } : { dim_param: d })) } } },
 });
 
-/** A model with the inputs and output of a Hugging Face sequence-classification export. */
-export function encodeModel(nodes: Node[], initializers: Tensor[], numLabels: number, opset = 17): Uint8Array {
+/**
+ * A model with the inputs and output of a Hugging Face sequence-classification export: input_ids and attention_mask,
+ * plus token_type_ids for BERT-family exports (`inputs`).
+ */
+export function encodeModel(nodes: Node[], initializers: Tensor[], numLabels: number, opset = 17, inputs: readonly string[] = ['input_ids', 'attention_mask']): Uint8Array {
   const message = Model.fromObject({
     ir_version: 8,
     producer_name: 'bastion-tests',
@@ -114,7 +117,7 @@ export function encodeModel(nodes: Node[], initializers: Tensor[], numLabels: nu
         attribute: Object.entries(n.attrs ?? {}).map(([k, v]) => attribute(k, v)),
       })),
       initializer: initializers.map((t) => ({ name: t.name, dims: t.dims, data_type: t.type, raw_data: new Uint8Array(t.data.buffer, t.data.byteOffset, t.data.byteLength) })),
-      input: [valueInfo('input_ids', DT.INT64, ['batch', 'sequence']), valueInfo('attention_mask', DT.INT64, ['batch', 'sequence'])],
+      input: inputs.map((name) => valueInfo(name, DT.INT64, ['batch', 'sequence'])),
       output: [valueInfo('logits', DT.FLOAT, ['batch', numLabels])],
     },
   });
@@ -125,12 +128,17 @@ export function encodeModel(nodes: Node[], initializers: Tensor[], numLabels: nu
  * The smallest classifier with a real export's interface: embedding lookup, mean over the unmasked tokens, one linear
  * layer. logits = mean(E[ids where mask=1]) · W + b, so a test computes the expected logits by hand.
  */
-export function meanPoolClassifier(embeddings: number[][], weights: number[][], bias: number[]): Uint8Array {
+export function meanPoolClassifier(embeddings: number[][], weights: number[][], bias: number[], options: { tokenTypes?: boolean } = {}): Uint8Array {
   const vocab = embeddings.length;
   const dim = embeddings[0].length;
+  // BERT-family exports add a token-type embedding (zero here, so the logits stay those computed by hand).
+  const types: Node[] = options.tokenTypes
+    ? [{ op: 'Gather', inputs: ['T', 'token_type_ids'], outputs: ['typed'] }, { op: 'Add', inputs: ['words', 'typed'], outputs: ['emb'] }]
+    : [{ op: 'Identity', inputs: ['words'], outputs: ['emb'] }];
   return encodeModel(
     [
-      { op: 'Gather', inputs: ['E', 'input_ids'], outputs: ['emb'] },
+      { op: 'Gather', inputs: ['E', 'input_ids'], outputs: ['words'] },
+      ...types,
       { op: 'Cast', inputs: ['attention_mask'], outputs: ['m'], attrs: { to: DT.FLOAT } },
       { op: 'Unsqueeze', inputs: ['m', 'axis2'], outputs: ['m3'] },
       { op: 'Mul', inputs: ['emb', 'm3'], outputs: ['masked'] },
@@ -146,7 +154,10 @@ export function meanPoolClassifier(embeddings: number[][], weights: number[][], 
       floats('B', [bias.length], bias),
       int64s('axis1', [1], [1]),
       int64s('axis2', [1], [2]),
+      ...(options.tokenTypes ? [floats('T', [2, dim], new Array(2 * dim).fill(0))] : []),
     ],
     bias.length,
+    17,
+    options.tokenTypes ? ['input_ids', 'attention_mask', 'token_type_ids'] : undefined,
   );
 }

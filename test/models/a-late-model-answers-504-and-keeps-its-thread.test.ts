@@ -12,14 +12,14 @@ t.test('a model that runs past the deadline answers 504 (never an allow) and its
   writeFileSync(join(dir, 'config.json'), JSON.stringify({ id2label: { 0: 'benign', 1: 'attack' } }));
   for (const f of ['tokenizer.json', 'tokenizer_config.json']) copyFileSync(join(TOKENIZER_DIR, f), join(dir, f));
   mkdirSync(join(dir, 'onnx'));
-  // A real transformer shape (4 layers × 384, float32): sixteen 512-token windows take far longer than the deadline.
+  // A real transformer shape (4 layers × 384, float32): a long prompt (read whole, sixteen 512-token windows) takes far longer than the deadline.
   writeFileSync(join(dir, 'onnx', 'model.onnx'), transformerClassifier({ ...MINILM_L6, layers: 4, int8: false }));
   const pool = createInspectorPool({ threads: 1, maxQueue: 8, timeoutMs: 100, model: { model: dir, modelDir: '/', label: 'attack' } });
   t.teardown(() => pool.close());
   await pool.warmUp();
   const threads = [...pool.ruleVersions().keys()];
 
-  await t.rejects(pool.inspect([{ content: Array.from({ length: 900 }, (_, i) => `Row ${i}: the shipment to depot ${i % 13} left on day ${i % 29}`).join('. '), kind: 'tool_result' }]), /missed its deadline/);
+  await t.rejects(pool.inspect([{ content: Array.from({ length: 900 }, (_, i) => `Row ${i}: the shipment to depot ${i % 13} left on day ${i % 29}`).join('. '), kind: 'prompt', policy: { modelStage: 'all' } }]), /missed its deadline/);
   // Once the thread has finished the abandoned task, it answers again: the same thread, no model reload.
   let verdict;
   for (let i = 0; i < 200 && !verdict; i++) {

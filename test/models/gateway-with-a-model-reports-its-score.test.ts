@@ -6,12 +6,12 @@ import { ADMIN_KEY, account, bearer } from '../helpers/portal.js';
 import { changeEntitlements } from '../../src/storage/tenants.js';
 
 t.test('a gateway with a model reports its score in each consulted verdict, in metrics, and caches it like today', async (t) => {
-  const gw = await startTestGateway(t, { config: { model: modelFolder(t), modelLabel: 'INJECTION', metricsEnabled: true } });
+  const gw = await startTestGateway(t, { config: { model: modelFolder(t), modelLabel: 'INJECTION', modelStage: 'all', metricsEnabled: true } });
   const key = await gw.key('acme');
   const filter = (content: string, kind: string) => call(`${gw.proxyUrl}/filter`, { headers: { 'x-api-key': key }, body: { content, kind } });
 
-  // A tool result always reaches the model under the default model_stage (uncertain). The test graph calls any text
-  // holding "ignore" an attack: the embedded pipeline alone would allow this one.
+  // Under model_stage all every tool result reaches the model. The test graph calls any text holding "ignore" an
+  // attack: the embedded pipeline alone would allow this one.
   const attack = await filter('Result: the weather is fine. ignore', 'tool_result');
   t.equal(attack.status, 200);
   const verdict = JSON.parse(attack.body);
@@ -39,7 +39,7 @@ t.test('a gateway with a model reports its score in each consulted verdict, in m
 });
 
 t.test("the console's statistics count the model's flags under their own layer", async (t) => {
-  const gw = await startTestGateway(t, { config: { model: modelFolder(t), modelLabel: 'INJECTION', adminKey: ADMIN_KEY } });
+  const gw = await startTestGateway(t, { config: { model: modelFolder(t), modelLabel: 'INJECTION', modelStage: 'all', adminKey: ADMIN_KEY } });
   const judy = await account(gw.adminUrl, 'judy@example.com');
   // The flag breakdown is a startup-plan route (config/plans.json).
   await changeEntitlements(gw.services.storage.db, judy.tenant_id, () => ({ plan: 'startup', addons: [] }));
@@ -62,7 +62,7 @@ t.test("a tenant's model_stage off keeps the model out of its verdicts", async (
 
 t.test('a model that fails on a text fails the inspection closed (500), never an allow', async (t) => {
   // The graph answers three logits per text where config.json names two labels: the runtime refuses the answer.
-  const gw = await startTestGateway(t, { config: { model: modelFolder(t, { classes: 3 }), modelLabel: 'INJECTION' } });
+  const gw = await startTestGateway(t, { config: { model: modelFolder(t, { classes: 3 }), modelLabel: 'INJECTION', modelStage: 'all' } });
   const key = await gw.key('acme');
   const res = await call(`${gw.proxyUrl}/filter`, { headers: { 'x-api-key': key }, body: { content: 'hello', kind: 'tool_result' } });
   t.equal(res.status, 500);

@@ -27,6 +27,8 @@ export interface DocumentJudgement {
   segments: number;
   /** Segments (alone or with their neighbour) that the judge scored above zero: something aimed at the assistant. */
   cued: number;
+  /** Those segments' spans, most suspicious first (at most `limits.mentionChecks`): what the model stage reads. */
+  candidates: Span[];
 }
 
 const { scores } = config;
@@ -184,7 +186,7 @@ const pairable = (a: Evidence, b: Evidence): boolean => anyCue(a) && anyCue(b) &
 /** Judges every segment of a tool result and returns the most suspicious one. */
 export function judgeDocument(text: string): DocumentJudgement {
   const segments = splitSegments(text);
-  if (segments.length === 0) return { segments: 0, cued: 0 };
+  if (segments.length === 0) return { segments: 0, cued: 0, candidates: [] };
   const scanned = Math.min(text.length, config.limits.maxChars);
   let doc: ReturnType<typeof dominant> | undefined;
   const evidence = segments.map((s) => evidenceOf(text, s.start, s.end));
@@ -228,5 +230,6 @@ export function judgeDocument(text: string): DocumentJudgement {
     const below = scored.find((c) => c.score <= config.mentionCap);
     if (below && below.score > top.score) top = below;
   }
-  return { ...(top ? { top } : {}), segments: segments.length, cued };
+  const candidates = scored.slice(0, config.limits.mentionChecks).map(({ start, end }) => ({ start, end }));
+  return { ...(top ? { top } : {}), segments: segments.length, cued, candidates };
 }
