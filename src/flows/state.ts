@@ -1,5 +1,7 @@
 import { emptyPart, isEmptyPart, PART_LIMITS, type FlowStatePart } from './state-part.js';
-import { namedKeys, valueKeys, type Hasher } from './values.js';
+import { appHosts } from './boundary.js';
+import { argumentsNameSomeone } from './labels.js';
+import { argumentKeys, namedKeys, valueKeys, type Hasher } from './values.js';
 import type { SeenSource, SourceKind } from './types.js';
 
 /**
@@ -9,6 +11,11 @@ import type { SeenSource, SourceKind } from './types.js';
  * sessions) and extended. Bounded: at most MAX_SOURCES sources and MAX_HASHES hashes per set; past the bound new
  * untrusted values still mark the conversation as having seen untrusted content (the decision stays closed), and
  * new named or trusted values are dropped (which can only refuse more).
+ *
+ * Laundering: a value the model wrote into a call's arguments and a private or internal result merely echoed back
+ * (a contact search for the address an injection gave, a time tool repeating its input) is not made chosen by that
+ * result. Values the model wrote are kept as `echoed` hashes; a private result adds to the trusted values only
+ * what was not echoed before it. Past the bound of echoed values a private result adds nothing trusted.
  */
 
 export const MAX_SOURCES = PART_LIMITS.sources;
@@ -23,7 +30,9 @@ export type StoredFlowState = FlowStatePart;
  * A text waiting to be hashed: named by the user or the app, or a tool result of `kind` (source `index`; `local`: its
  * index in the changes being tracked).
  */
-type Pending = { text: string; kind?: undefined; index?: undefined; local?: undefined } | { text: string; kind: SourceKind; index: number; local: number };
+type Pending =
+  | { text: string; kind?: undefined; from: 'user' | 'app' | 'call' }
+  | { text: string; kind: SourceKind; index: number; local: number };
 
 export class FlowState {
   readonly sources: SeenSource[] = [];
@@ -33,6 +42,10 @@ export class FlowState {
   readonly #untrusted = new Map<string, number>();
   readonly #trusted = new Set<string>();
   readonly #named = new Set<string>();
+  readonly #own = new Set<string>();
+  readonly #echoed = new Set<string>();
+  // Calls whose arguments named someone (a profile read for another user): their results are not the user's own.
+  readonly #aboutOthers = new Set<string>();
   // Texts read but not yet hashed, in the order they were added. Hashing every word of a conversation is most of what
   // reading it costs, and most answers carry no tool call that would be decided against it: the texts are kept (strings
   // are immutable, so what is hashed later is exactly what was read) and hashed on the first look at a value set.
@@ -65,14 +78,37 @@ export class FlowState {
     return this.#named;
   }
 
-  /** Text the user or the app wrote: every value and word in it counts as named by them. */
-  addNamed(text: string): void {
-    if (text) this.#defer({ text });
+  /** Hosts the app named as its own (hashes of normalised hosts; boundary.ts reads them). */
+  get own(): Set<string> {
+    this.#hashPending();
+    return this.#own;
   }
 
-  /** A tool call the model made (its id and name), so a later result carrying only the id is attributed. */
-  addCall(callId: string | undefined, tool: string): void {
+  /**
+   * Text the user or the app wrote: every value and word in it counts as named by them. The app's words (system,
+   * developer, instructions) also say which hosts are the organisation's own.
+   */
+  addNamed(text: string, from: 'user' | 'app' = 'user'): void {
+    if (text) this.#defer({ text, from });
+  }
+
+  /**
+   * A tool call the model made (its id and name), so a later result carrying only the id is attributed; with its
+   * arguments, whose values a later private result may echo without making them chosen.
+   */
+  addCall(callId: string | undefined, tool: string, argumentsText?: string): void {
     if (this.#setCall(callId, tool)) this.#changes?.calls.push([callId!.slice(0, 128), tool.slice(0, 128)]);
+    if (argumentsText) this.#defer({ text: argumentsText, from: 'call' });
+    if (callId && argumentsNameSomeone(argumentsText) && this.#aboutOthers.size < MAX_CALLS) {
+      this.#aboutOthers.add(callId.slice(0, 128));
+      this.#changes && (this.#changes.others ??= []).push(callId.slice(0, 128));
+    }
+  }
+
+  /** Whether the call named someone else, or is unknown (a result whose call was never seen names someone). */
+  namesOther(callId: string | undefined): boolean {
+    if (callId === undefined || !this.calls.has(callId.slice(0, 128))) return true;
+    return this.#aboutOthers.has(callId.slice(0, 128));
   }
 
   #setCall(callId: string | undefined, tool: string): boolean {
@@ -140,7 +176,10 @@ export class FlowState {
     for (const [h, i] of part.untrusted) if (!this.#untrusted.has(h) && this.#untrusted.size < MAX_HASHES) this.#untrusted.set(h, at[i] ?? MAX_SOURCES - 1);
     for (const h of part.trusted) if (this.#trusted.size < MAX_HASHES) this.#trusted.add(h);
     for (const h of part.named) if (this.#named.size < MAX_HASHES) this.#named.add(h);
+    for (const h of part.own ?? []) if (this.#own.size < MAX_HASHES) this.#own.add(h);
+    for (const h of part.echoed ?? []) if (this.#echoed.size < MAX_HASHES) this.#echoed.add(h);
     for (const [id, tool] of part.calls) this.#setCall(id, tool);
+    for (const id of part.others ?? []) if (this.#aboutOthers.size < MAX_CALLS) this.#aboutOthers.add(id);
     this.untrustedSeen ||= part.untrusted_seen;
     this.privateSeen ||= part.private_seen;
   }
@@ -159,17 +198,23 @@ export class FlowState {
     this.#pending = [];
     this.#pendingChars = 0;
     const changes = this.#changes;
+    const into = (set: Set<string>, list: string[] | undefined, h: string) => {
+      if (set.size >= MAX_HASHES || set.has(h)) return;
+      set.add(h);
+      list?.push(h);
+    };
     for (const p of pending) {
       if (p.kind === undefined) {
-        for (const k of namedKeys(p.text)) {
-          const h = this.hash(k);
-          if (this.#named.size < MAX_HASHES && !this.#named.has(h)) {
-            this.#named.add(h);
-            changes?.named.push(h);
-          }
+        if (p.from === 'call') {
+          // A full set of echoed values cannot say what a result echoes: from then on private results add nothing trusted.
+          for (const k of argumentKeys(p.text)) into(this.#echoed, changes && (changes.echoed ??= []), this.hash(k));
+          continue;
         }
+        for (const k of namedKeys(p.text)) into(this.#named, changes?.named, this.hash(k));
+        if (p.from === 'app') for (const host of appHosts(p.text)) into(this.#own, changes && (changes.own ??= []), this.hash(host));
         continue;
       }
+      if (p.kind !== 'untrusted' && this.#echoed.size >= MAX_HASHES) continue;
       for (const k of valueKeys(p.text)) {
         const h = this.hash(k);
         if (p.kind === 'untrusted') {
@@ -177,17 +222,14 @@ export class FlowState {
             this.#untrusted.set(h, p.index);
             changes?.untrusted.push([h, p.local]);
           }
-        } else if (this.#trusted.size < MAX_HASHES && !this.#trusted.has(h)) {
-          this.#trusted.add(h);
-          changes?.trusted.push(h);
-        }
+        } else if (!this.#echoed.has(h)) into(this.#trusted, changes?.trusted, h);
       }
     }
   }
 
   /** Heap bytes the state holds, estimated on the large side (for caches bounded by bytes). */
   approxBytes(): number {
-    const hashes = this.#untrusted.size + this.#trusted.size + this.#named.size;
+    const hashes = this.#untrusted.size + this.#trusted.size + this.#named.size + this.#own.size + this.#echoed.size;
     return 256 + 2 * this.#pendingChars + 96 * hashes + 192 * (this.sources.length + this.calls.size);
   }
 
@@ -198,6 +240,9 @@ export class FlowState {
       untrusted: [...this.untrusted],
       trusted: [...this.trusted],
       named: [...this.named],
+      own: [...this.#own],
+      echoed: [...this.#echoed],
+      others: [...this.#aboutOthers],
       calls: [...this.calls],
       untrusted_seen: this.untrustedSeen,
       private_seen: this.privateSeen,
@@ -212,6 +257,9 @@ export class FlowState {
     for (const [h, i] of stored.untrusted.slice(0, MAX_HASHES)) s.untrusted.set(String(h), Number(i));
     for (const h of (stored.trusted ?? []).slice(0, MAX_HASHES)) s.trusted.add(String(h));
     for (const h of (stored.named ?? []).slice(0, MAX_HASHES)) s.named.add(String(h));
+    for (const h of (stored.own ?? []).slice(0, MAX_HASHES)) s.#own.add(String(h));
+    for (const h of (stored.echoed ?? []).slice(0, MAX_HASHES)) s.#echoed.add(String(h));
+    for (const id of (stored.others ?? []).slice(0, MAX_CALLS)) s.#aboutOthers.add(String(id));
     for (const [id, tool] of (stored.calls ?? []).slice(0, MAX_CALLS)) s.calls.set(String(id), String(tool));
     s.untrustedSeen = stored.untrusted_seen === true;
     s.privateSeen = stored.private_seen === true;
