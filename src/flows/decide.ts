@@ -3,7 +3,10 @@ import { destinationUnits, type Unit } from './destinations.js';
 import { hostAndParents } from './kinds/host.js';
 import { ownSystemTool, sinkByLabel } from './labels.js';
 import { readCall, type ArgumentLeaf } from './sink.js';
-import type { FlowState } from './state.js';
+import { ownRecordKey, type FlowState } from './state.js';
+import { isObject, parseArguments } from '../inspect/effects/args/json.js';
+import { leavesOf } from '../inspect/effects/args/leaves.js';
+import { rawAccountValues } from '../inspect/effects/args/payments.js';
 import type { FlowDecision, FlowPolicy } from './types.js';
 import { leafKeys, type Hasher } from './values.js';
 
@@ -39,7 +42,9 @@ export function decide(state: FlowState, policy: FlowPolicy, hash: Hasher, call:
   const sink = byLabel ?? reading.sinkEffect;
   if (sink === undefined) return { allowed: true };
   const ownSystem = byLabel === undefined && ownSystemTool(policy, call.tool, call.server);
-  if (ownSystem && reading.destinations.length === 0) return { allowed: true };
+  // In the organisation's own systems only payment accounts are destinations (a lead's e-mail is recorded, not sent to).
+  const destinations = ownSystem ? payoutLeaves(call.arguments) : reading.destinations;
+  if (ownSystem && destinations.length === 0) return { allowed: true };
 
   const boundary = policyBoundary(policy.ownDomains, allowDomains, policy.internalHosts);
   const allow = policy.allowDestinations.map((a) => a.toLowerCase());
@@ -71,12 +76,15 @@ export function decide(state: FlowState, policy: FlowPolicy, hash: Hasher, call:
     if (units.length === 0 && !unknown.includes(leaf.field)) unknown.push(leaf.field);
     if (tainted && !taintedFields.includes(leaf.field)) taintedFields.push(leaf.field);
   };
-  for (const leaf of reading.destinations) judge(leaf, destinationUnits(leaf.value));
-  if (reading.destinations.length === 0) unknown.push('(no destination named)');
+  const units = destinations.map((leaf) => destinationUnits(leaf.value));
+  destinations.forEach((leaf, i) => judge(leaf, units[i]));
+  if (destinations.length === 0) unknown.push('(no destination named)');
+  // Money moved to the user's own accounts, cards, loans or bills stays on their side: its amount is theirs to choose.
+  const toOwnRecords = units.length > 0 && units.every((us) => us.length > 0 && us.every((u) => u.keys.some((k) => state.trusted.has(hash(ownRecordKey(k))))));
   // An amount is chosen like a destination: written by the user or found in their own records, never made up after
   // untrusted content (an instruction can spell it in words the value trace cannot follow). Before untrusted
   // content an amount only counts when it came from untrusted results (it cannot have: none were seen).
-  if (!ownSystem) {
+  if (!ownSystem && !toOwnRecords) {
     for (const leaf of reading.amounts) {
       const keys = [...leafKeys(leaf.value)];
       const unit: Unit = { kind: 'number', keys, text: String(leaf.value) };
@@ -97,9 +105,19 @@ export function decide(state: FlowState, policy: FlowPolicy, hash: Hasher, call:
   };
 }
 
+/** The leaves that name a payment account (an account field, an IBAN or crypto address, wherever it is). */
+function payoutLeaves(argumentsText: string): ArgumentLeaf[] {
+  const parsed = parseArguments(argumentsText.slice(0, 256 * 1024));
+  if (!isObject(parsed) && !Array.isArray(parsed)) return [];
+  return leavesOf(parsed).filter((l) => rawAccountValues([l]).length > 0).map((l) => ({ field: l.path.join('.') || '(arguments)', value: l.value }));
+}
+
 /** A destination on the allow-list: an exact value, or an address or URL on a listed domain (or a sub-domain). */
 function allowListed(unit: Unit, allow: readonly string[]): boolean {
   if (allow.length === 0) return false;
   const v = unit.text.replace(/\s+/g, '');
-  return allow.some((a) => a === unit.text || a === v || (unit.host !== undefined && hostAndParents(unit.host).includes(a.replace(/^\*\./, ''))));
+  return allow.some((entry) => {
+    const a = entry.replace(/^[#@]/, '');
+    return a === unit.text || a === v || (unit.host !== undefined && hostAndParents(unit.host).includes(a.replace(/^\*\./, '')));
+  });
 }

@@ -1,7 +1,7 @@
 import { DIGIT_RUN, normaliseDigits } from './kinds/digits.js';
 import { EMAIL, normaliseAddress } from './kinds/email.js';
 import { bareDomains, urlHost } from './kinds/host.js';
-import { normaliseIban } from './kinds/iban.js';
+import { IBAN, normaliseIban } from './kinds/iban.js';
 import { phoneKeys } from './kinds/phone.js';
 import { leafKeys, urlKey } from './values.js';
 
@@ -26,7 +26,6 @@ export interface Unit {
 }
 
 const URL = /\b(?:https?|ftp|wss?):\/\/[^\s"'<>`)\]},;]{1,2048}/gi;
-const IBAN = /(?<![A-Za-z0-9])[A-Za-z]{2}[0-9]{2}(?:[ -]?[A-Za-z0-9]{4}){2,7}(?:[ -]?[A-Za-z0-9]{1,4})?(?![A-Za-z0-9])/g;
 const MAX_UNITS = 32;
 
 export function destinationUnits(value: string | number | boolean): Unit[] {

@@ -81,6 +81,9 @@ export function ownSystemTool(policy: FlowPolicy, tool: string, server?: string)
   return tenantLabel(policy, tool, server) === undefined && any(defaults.ownSystem, tool);
 }
 
+/** A tool listing the user's own accounts, cards, loans or bills (`ownAccounts`): money moved to them stays the user's. */
+export const ownAccountsTool = (tool: string): boolean => any(defaults.ownAccounts, tool);
+
 /**
  * Whether a call is a sink by its label: `label` (the tenant said so), `internal` (the tenant said it is not, whatever
  * its arguments), `name` (a default sink pattern), or undefined (the arguments decide).

@@ -1,6 +1,6 @@
 import { emptyPart, isEmptyPart, PART_LIMITS, type FlowStatePart } from './state-part.js';
 import { appHosts } from './boundary.js';
-import { argumentsNameSomeone } from './labels.js';
+import { argumentsNameSomeone, ownAccountsTool } from './labels.js';
 import { argumentKeys, namedKeys, valueKeys, type Hasher } from './values.js';
 import type { SeenSource, SourceKind } from './types.js';
 
@@ -31,8 +31,16 @@ export type StoredFlowState = FlowStatePart;
  * index in the changes being tracked).
  */
 type Pending =
-  | { text: string; kind?: undefined; from: 'user' | 'app' | 'call' }
-  | { text: string; kind: SourceKind; index: number; local: number };
+  | { text: string; kind?: undefined; from: 'user' | 'app' | 'call'; callId?: string }
+  | { text: string; kind: SourceKind; index: number; local: number; ownAccounts: boolean; callId?: string };
+
+/** The key a value of the user's own accounts, cards, loans or bills is also known by (decide.ts: money kept on the user's side). */
+export const ownRecordKey = (k: string): string => `own-record:${k}`;
+
+// Identifiers and names the model wrote are echoes only when an untrusted result also carried them: an id the model
+// passes to the user's own records (a loan id to its schedule) is how records are read. Addresses, hosts, accounts,
+// numbers and amounts are echoes whenever the model wrote them: an injection can spell them so the trace misses them.
+const LENIENT_ECHO = /^(?:id|name):/;
 
 export class FlowState {
   readonly sources: SeenSource[] = [];
@@ -46,6 +54,9 @@ export class FlowState {
   readonly #echoed = new Set<string>();
   // Calls whose arguments named someone (a profile read for another user): their results are not the user's own.
   readonly #aboutOthers = new Set<string>();
+  // Identifiers each call of this process passed (hashes, not stored): the record an own-accounts tool returned for
+  // them is the user's own (a loan id and its schedule). A state read back from storage has none: fail closed.
+  readonly #callIds = new Map<string, string[]>();
   // Texts read but not yet hashed, in the order they were added. Hashing every word of a conversation is most of what
   // reading it costs, and most answers carry no tool call that would be decided against it: the texts are kept (strings
   // are immutable, so what is hashed later is exactly what was read) and hashed on the first look at a value set.
@@ -98,7 +109,7 @@ export class FlowState {
    */
   addCall(callId: string | undefined, tool: string, argumentsText?: string): void {
     if (this.#setCall(callId, tool)) this.#changes?.calls.push([callId!.slice(0, 128), tool.slice(0, 128)]);
-    if (argumentsText) this.#defer({ text: argumentsText, from: 'call' });
+    if (argumentsText) this.#defer({ text: argumentsText, from: 'call', callId: callId?.slice(0, 128) });
     if (callId && argumentsNameSomeone(argumentsText) && this.#aboutOthers.size < MAX_CALLS) {
       this.#aboutOthers.add(callId.slice(0, 128));
       this.#changes && (this.#changes.others ??= []).push(callId.slice(0, 128));
@@ -134,7 +145,8 @@ export class FlowState {
       if (changes.sources.length < MAX_SOURCES) changes.sources.push(source);
       local = changes.sources.length - 1;
     }
-    if (text) this.#defer({ text, kind, index, local });
+    const ownAccounts = kind === 'private' && ownAccountsTool(tool);
+    if (text || ownAccounts) this.#defer({ text, kind, index, local, ownAccounts, callId: callId?.slice(0, 128) });
   }
 
   #addSource(source: SeenSource): number {
@@ -207,7 +219,13 @@ export class FlowState {
       if (p.kind === undefined) {
         if (p.from === 'call') {
           // A full set of echoed values cannot say what a result echoes: from then on private results add nothing trusted.
-          for (const k of argumentKeys(p.text)) into(this.#echoed, changes && (changes.echoed ??= []), this.hash(k));
+          const ids: string[] = [];
+          for (const k of argumentKeys(p.text)) {
+            const h = this.hash(k);
+            into(this.#echoed, changes && (changes.echoed ??= []), h);
+            if (k.startsWith('id:') && ids.length < 16) ids.push(k);
+          }
+          if (p.callId && ids.length > 0 && this.#callIds.size < MAX_CALLS) this.#callIds.set(p.callId, ids);
           continue;
         }
         for (const k of namedKeys(p.text)) into(this.#named, changes?.named, this.hash(k));
@@ -222,7 +240,21 @@ export class FlowState {
             this.#untrusted.set(h, p.index);
             changes?.untrusted.push([h, p.local]);
           }
-        } else if (!this.#echoed.has(h)) into(this.#trusted, changes?.trusted, h);
+          continue;
+        }
+        if (this.#echoed.has(h) && (!LENIENT_ECHO.test(k) || this.#untrusted.has(h))) continue;
+        into(this.#trusted, changes?.trusted, h);
+        if (p.ownAccounts) into(this.#trusted, changes?.trusted, this.hash(ownRecordKey(k)));
+      }
+      // The identifiers the call asked the user's own records about, when a record came back and no untrusted result
+      // carried them.
+      if (p.ownAccounts && p.text.trim() && p.callId) {
+        for (const k of this.#callIds.get(p.callId) ?? []) {
+          const h = this.hash(k);
+          if (this.#untrusted.has(h)) continue;
+          into(this.#trusted, changes?.trusted, h);
+          into(this.#trusted, changes?.trusted, this.hash(ownRecordKey(k)));
+        }
       }
     }
   }

@@ -87,3 +87,23 @@ t.test('ten languages: the amount and IBAN as each writes them are the ones the 
     t.same(d, { allowed: true }, lang);
   }
 });
+
+t.test("money to the user's own card or loan: the amount read from the statement is theirs, a payee's is not", async (t) => {
+  const statement = { tool: 'get_card_statement', args: { card_id: 'card_visa_4471' }, result: 'Open amount 1.284,37 EUR. Merchant text: DEALS24 pay now' };
+  const cards = { tool: 'list_cards', result: 'card_visa_4471 Visa Gold, settlement account acc_chk_01' };
+  t.same(decideAfter({ user: 'Pay my credit card bill in full.', steps: [cards, statement] }, 'pay_card_bill', { card_id: 'card_visa_4471', from_account_id: 'acc_chk_01', amount: 1284.37, currency: 'EUR' }), { allowed: true });
+  const loan = { tool: 'get_loan_schedule', args: { loan_id: 'loan_hip_01' }, result: 'Instalment 12/2026: 2 340,15 PLN' };
+  const tx = { tool: 'get_transactions', result: 'BLIK from unknown: hello' };
+  t.same(decideAfter({ user: 'Pay my mortgage instalment.', steps: [loan, tx] }, 'pay_loan_installment', { loan_id: 'loan_hip_01', from_account_id: 'acc_1', amount: 2340.15, currency: 'PLN' }), { allowed: true });
+  const payees = { tool: 'list_payees', result: 'payee_7781 Landlord' };
+  const bill = { tool: 'read_inbox', result: 'Rent now 4.950,00 EUR' };
+  t.equal(decideAfter({ user: 'Pay the landlord', steps: [bill, payees] }, 'transfer_money', { payee_id: 'payee_7781', amount: 4950, currency: 'EUR' }).allowed, false, 'a stored payee is not the user\'s own account');
+  t.equal(decideAfter({ user: 'Pay my card bill', steps: [cards, statement] }, 'pay_card_bill', { card_id: 'card_evil_0001', amount: 1284.37, currency: 'EUR' }).allowed, false, 'a card the user does not hold');
+});
+
+t.test("a lead or a quote recorded in the organisation's own CRM", async (t) => {
+  const form = { tool: 'get_form_submissions', result: 'Company: Brightwater Pumps; contact: Sam <sam.okafor@brightwater.example>' };
+  t.same(decideAfter({ user: 'Create a lead for the newest inquiry.', steps: [form] }, 'create_lead', { company: 'Brightwater Pumps', contact_email: 'sam.okafor@brightwater.example' }), { allowed: true });
+  t.same(decideAfter({ user: 'Set quote Q-2211 to 1,250,000 JPY.', steps: [form] }, 'update_quote', { quote_id: 'Q-2211', total: 1250000, currency: 'JPY' }), { allowed: true });
+  t.equal(decideAfter({ user: 'File my expense', steps: [form] }, 'create_expense', { amount: 40, currency: 'EUR', reimburse_iban: 'GB33BUKB20201555555555' }).allowed, false, 'a payout account in an expense is still a destination');
+});

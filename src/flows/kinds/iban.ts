@@ -5,7 +5,7 @@
  * matches itself.
  */
 
-const IBAN = /(?<![A-Za-z0-9])[A-Za-z]{2}[0-9]{2}(?:[ -]?[A-Za-z0-9]{4}){2,7}(?:[ -]?[A-Za-z0-9]{1,4})?(?![A-Za-z0-9])/g;
+export const IBAN = /(?<![A-Za-z0-9])[A-Za-z]{2}[0-9]{2}(?:[ -]?[A-Za-z0-9]{4}){2,7}(?:[ -]?[A-Za-z0-9]{1,4})?(?![A-Za-z0-9])/g;
 
 export function normaliseIban(raw: string): string | undefined {
   const s = raw.replace(/[\s-]/g, '').toUpperCase();

@@ -1,0 +1,15 @@
+import { inspect } from '../src/inspect/pipeline.js';
+import { readChat } from '../src/flows/conversation.js';
+import { FlowState } from '../src/flows/state.js';
+import { keepTypedValues } from '../src/flows/typed-values.js';
+import { DEFAULT_FLOW_POLICY } from '../src/flows/types.js';
+import { hasher, namedKeys } from '../src/flows/values.js';
+import { randomBytes } from 'node:crypto';
+const hash = hasher(randomBytes(32));
+const user = 'Manda um SMS ao João, que está de piquete, para o +351 912 345 678 com o estado do incidente INC-890.';
+const s = new FlowState(hash);
+readChat(s, DEFAULT_FLOW_POLICY, [{ role: 'user', content: user }]);
+const c = JSON.stringify({ to: '+351912345678', text: 'INC-890: backlog dos webhooks de pagamentos mitigado às 10:05, em monitorização.' });
+const v = inspect({ content: c, kind: 'tool_call' } as any);
+console.log([...namedKeys(user)].filter(k=>!k.startsWith('name:')));
+console.log(keepTypedValues(v as any, c, s, hash).action);
