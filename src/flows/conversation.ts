@@ -1,4 +1,4 @@
-import { resultKind } from './labels.js';
+import { argumentsNameSomeone, resultKind } from './labels.js';
 import type { FlowState } from './state.js';
 import type { FlowPolicy } from './types.js';
 
@@ -27,38 +27,40 @@ export function textOf(content: unknown, depth = 0): string {
 }
 
 const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
+/** A call's arguments as text (a JSON string on the wire, or an object), bounded: their values are what the model wrote. */
+const argumentsOf = (v: unknown): string | undefined => (typeof v === 'string' ? v.slice(0, MAX_TEXT) : v === undefined ? undefined : JSON.stringify(v).slice(0, MAX_TEXT));
 
 /** OpenAI chat `messages`. */
 export function readChat(state: FlowState, policy: FlowPolicy, messages: readonly unknown[]): void {
   for (const m of messages) {
     if (!isObj(m)) continue;
     const role = str(m.role);
-    if (role === 'system' || role === 'developer' || role === 'user') state.addNamed(textOf(m.content));
+    if (role === 'system' || role === 'developer' || role === 'user') state.addNamed(textOf(m.content), role === 'user' ? 'user' : 'app');
     else if (role === 'assistant' && Array.isArray(m.tool_calls)) {
-      for (const c of m.tool_calls) if (isObj(c) && isObj(c.function)) state.addCall(str(c.id), str(c.function.name) ?? '');
+      for (const c of m.tool_calls) if (isObj(c) && isObj(c.function)) state.addCall(str(c.id), str(c.function.name) ?? '', argumentsOf(c.function.arguments));
     } else if (role === 'tool' || role === 'function') {
       const callId = str(m.tool_call_id);
       const tool = state.toolOf(callId) ?? str(m.name) ?? 'unknown';
-      state.addResult(tool, callId, resultKind(policy, tool), textOf(m.content));
+      state.addResult(tool, callId, resultKind(policy, tool, undefined, state.namesOther(callId)), textOf(m.content));
     }
   }
 }
 
 /** Anthropic Messages `system` and `messages`. */
 export function readMessages(state: FlowState, policy: FlowPolicy, system: unknown, messages: readonly unknown[]): void {
-  state.addNamed(textOf(system));
+  state.addNamed(textOf(system), 'app');
   for (const m of messages) {
     if (!isObj(m)) continue;
     const role = str(m.role);
     const blocks = typeof m.content === 'string' ? [{ type: 'text', text: m.content }] : Array.isArray(m.content) ? m.content : [];
     for (const b of blocks) {
       if (!isObj(b)) continue;
-      if (role === 'assistant' && (b.type === 'tool_use' || b.type === 'server_tool_use')) state.addCall(str(b.id), str(b.name) ?? '');
+      if (role === 'assistant' && (b.type === 'tool_use' || b.type === 'server_tool_use')) state.addCall(str(b.id), str(b.name) ?? '', argumentsOf(b.input));
       else if (role === 'user' && b.type === 'text') state.addNamed(textOf(b));
       else if (b.type === 'tool_result') {
         const callId = str(b.tool_use_id);
         const tool = state.toolOf(callId) ?? 'unknown';
-        state.addResult(tool, callId, resultKind(policy, tool), textOf(b.content));
+        state.addResult(tool, callId, resultKind(policy, tool, undefined, state.namesOther(callId)), textOf(b.content));
       } else if (b.type === 'document') state.addResult('document', undefined, 'untrusted', textOf(b));
     }
   }
@@ -69,7 +71,7 @@ const RESPONSE_OUTPUTS = new Set(['function_call_output', 'custom_tool_call_outp
 
 /** OpenAI Responses `instructions` and `input` (a string, or items). */
 export function readResponsesInput(state: FlowState, policy: FlowPolicy, instructions: unknown, input: unknown): void {
-  state.addNamed(textOf(instructions));
+  state.addNamed(textOf(instructions), 'app');
   if (typeof input === 'string') return state.addNamed(input);
   if (!Array.isArray(input)) return;
   for (const item of input) readResponsesItem(state, policy, item, 'input');
@@ -81,15 +83,17 @@ export function readResponsesItem(state: FlowState, policy: FlowPolicy, item: un
   const type = str(item.type) ?? (item.role !== undefined ? 'message' : '');
   if (type === 'message') {
     const role = str(item.role);
-    if (from === 'input' && (role === 'user' || role === 'system' || role === 'developer')) state.addNamed(textOf(item.content));
+    if (from === 'input' && (role === 'user' || role === 'system' || role === 'developer')) state.addNamed(textOf(item.content), role === 'user' ? 'user' : 'app');
   } else if (RESPONSE_CALLS.has(type)) {
-    state.addCall(str(item.call_id), str(item.name) ?? type);
+    state.addCall(str(item.call_id), str(item.name) ?? type, argumentsOf(item.arguments ?? item.input ?? item.action));
   } else if (RESPONSE_OUTPUTS.has(type)) {
     const callId = str(item.call_id);
     const tool = state.toolOf(callId) ?? 'unknown';
-    state.addResult(tool, callId, resultKind(policy, tool), textOf(item.output));
+    state.addResult(tool, callId, resultKind(policy, tool, undefined, state.namesOther(callId)), textOf(item.output));
   } else if (type === 'mcp_call' && typeof item.output === 'string') {
     const tool = str(item.name) ?? 'mcp';
-    state.addResult(tool, str(item.id), resultKind(policy, tool, str(item.server_label)), item.output);
+    const args = argumentsOf(item.arguments);
+    state.addCall(str(item.id), tool, args);
+    state.addResult(tool, str(item.id), resultKind(policy, tool, str(item.server_label), argumentsNameSomeone(args)), item.output);
   }
 }

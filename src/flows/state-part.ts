@@ -17,15 +17,22 @@ export interface FlowStatePart {
   untrusted: [string, number][];
   trusted: string[];
   named: string[];
+  /** Hosts the app named in its own words (system, developer, instructions): the organisation's own (boundary.ts). */
+  own?: string[];
+  /** Values the model wrote into call arguments: a private result that echoes one does not make it chosen. */
+  echoed?: string[];
+  /** Call ids whose arguments named someone else (a profile of another user): their results are not the user's own. */
+  others?: string[];
   /** [call id, tool name]: a later request may carry only the call id of a result. */
   calls: [string, string][];
   untrusted_seen: boolean;
   private_seen: boolean;
 }
 
-export const emptyPart = (): FlowStatePart => ({ v: 1, sources: [], untrusted: [], trusted: [], named: [], calls: [], untrusted_seen: false, private_seen: false });
+export const emptyPart = (): FlowStatePart => ({ v: 1, sources: [], untrusted: [], trusted: [], named: [], own: [], echoed: [], others: [], calls: [], untrusted_seen: false, private_seen: false });
 
-export const isEmptyPart = (p: FlowStatePart): boolean => p.sources.length === 0 && p.named.length === 0 && p.calls.length === 0;
+export const isEmptyPart = (p: FlowStatePart): boolean =>
+  p.sources.length === 0 && p.named.length === 0 && p.calls.length === 0 && (p.own?.length ?? 0) === 0 && (p.echoed?.length ?? 0) === 0 && (p.others?.length ?? 0) === 0;
 
 const KINDS = new Set<SourceKind>(['untrusted', 'private', 'internal']);
 const str = (v: unknown, max: number): string => {
@@ -56,7 +63,9 @@ export function parsePart(json: string): FlowStatePart {
     const [id, tool] = list(c, 2);
     return [str(id, 128), str(tool, 128)] as [string, string];
   });
-  return { v: 1, sources, untrusted, trusted: hashes(raw.trusted), named: hashes(raw.named), calls, untrusted_seen: raw.untrusted_seen === true, private_seen: raw.private_seen === true };
+  // `own`, `echoed` and `others` were added later: a part written before them has none.
+  const optional = (v: unknown) => (v === undefined ? [] : hashes(v));
+  return { v: 1, sources, untrusted, trusted: hashes(raw.trusted), named: hashes(raw.named), own: optional(raw.own), echoed: optional(raw.echoed), others: raw.others === undefined ? [] : list(raw.others, PART_LIMITS.calls).map((id) => str(id, 128)), calls, untrusted_seen: raw.untrusted_seen === true, private_seen: raw.private_seen === true };
 }
 
 /**
@@ -73,6 +82,9 @@ export function joinParts(a: FlowStatePart, b: FlowStatePart): FlowStatePart {
     untrusted: [...a.untrusted, ...b.untrusted.map(([h, i]) => [h, Math.min(i + offset, last)] as [string, number])].slice(0, PART_LIMITS.hashes),
     trusted: [...a.trusted, ...b.trusted].slice(0, PART_LIMITS.hashes),
     named: [...a.named, ...b.named].slice(0, PART_LIMITS.hashes),
+    own: [...(a.own ?? []), ...(b.own ?? [])].slice(0, PART_LIMITS.hashes),
+    echoed: [...(a.echoed ?? []), ...(b.echoed ?? [])].slice(0, PART_LIMITS.hashes),
+    others: [...(a.others ?? []), ...(b.others ?? [])].slice(-PART_LIMITS.calls),
     calls: [...a.calls, ...b.calls].slice(-PART_LIMITS.calls),
     untrusted_seen: a.untrusted_seen || b.untrusted_seen,
     private_seen: a.private_seen || b.private_seen,

@@ -1,5 +1,7 @@
 import { emptyPart, isEmptyPart, PART_LIMITS, type FlowStatePart } from './state-part.js';
-import { namedKeys, valueKeys, type Hasher } from './values.js';
+import { appHosts } from './boundary.js';
+import { argumentsNameSomeone, ownAccountsTool } from './labels.js';
+import { argumentKeys, namedKeys, valueKeys, type Hasher } from './values.js';
 import type { SeenSource, SourceKind } from './types.js';
 
 /**
@@ -9,6 +11,11 @@ import type { SeenSource, SourceKind } from './types.js';
  * sessions) and extended. Bounded: at most MAX_SOURCES sources and MAX_HASHES hashes per set; past the bound new
  * untrusted values still mark the conversation as having seen untrusted content (the decision stays closed), and
  * new named or trusted values are dropped (which can only refuse more).
+ *
+ * Laundering: a value the model wrote into a call's arguments and a private or internal result merely echoed back
+ * (a contact search for the address an injection gave, a time tool repeating its input) is not made chosen by that
+ * result. Values the model wrote are kept as `echoed` hashes; a private result adds to the trusted values only
+ * what was not echoed before it. Past the bound of echoed values a private result adds nothing trusted.
  */
 
 export const MAX_SOURCES = PART_LIMITS.sources;
@@ -23,7 +30,17 @@ export type StoredFlowState = FlowStatePart;
  * A text waiting to be hashed: named by the user or the app, or a tool result of `kind` (source `index`; `local`: its
  * index in the changes being tracked).
  */
-type Pending = { text: string; kind?: undefined; index?: undefined; local?: undefined } | { text: string; kind: SourceKind; index: number; local: number };
+type Pending =
+  | { text: string; kind?: undefined; from: 'user' | 'app' | 'call'; callId?: string }
+  | { text: string; kind: SourceKind; index: number; local: number; ownAccounts: boolean; callId?: string };
+
+/** The key a value of the user's own accounts, cards, loans or bills is also known by (decide.ts: money kept on the user's side). */
+export const ownRecordKey = (k: string): string => `own-record:${k}`;
+
+// Identifiers and names the model wrote are echoes only when an untrusted result also carried them: an id the model
+// passes to the user's own records (a loan id to its schedule) is how records are read. Addresses, hosts, accounts,
+// numbers and amounts are echoes whenever the model wrote them: an injection can spell them so the trace misses them.
+const LENIENT_ECHO = /^(?:id|name):/;
 
 export class FlowState {
   readonly sources: SeenSource[] = [];
@@ -33,6 +50,13 @@ export class FlowState {
   readonly #untrusted = new Map<string, number>();
   readonly #trusted = new Set<string>();
   readonly #named = new Set<string>();
+  readonly #own = new Set<string>();
+  readonly #echoed = new Set<string>();
+  // Calls whose arguments named someone (a profile read for another user): their results are not the user's own.
+  readonly #aboutOthers = new Set<string>();
+  // Identifiers each call of this process passed (hashes, not stored): the record an own-accounts tool returned for
+  // them is the user's own (a loan id and its schedule). A state read back from storage has none: fail closed.
+  readonly #callIds = new Map<string, string[]>();
   // Texts read but not yet hashed, in the order they were added. Hashing every word of a conversation is most of what
   // reading it costs, and most answers carry no tool call that would be decided against it: the texts are kept (strings
   // are immutable, so what is hashed later is exactly what was read) and hashed on the first look at a value set.
@@ -65,14 +89,37 @@ export class FlowState {
     return this.#named;
   }
 
-  /** Text the user or the app wrote: every value and word in it counts as named by them. */
-  addNamed(text: string): void {
-    if (text) this.#defer({ text });
+  /** Hosts the app named as its own (hashes of normalised hosts; boundary.ts reads them). */
+  get own(): Set<string> {
+    this.#hashPending();
+    return this.#own;
   }
 
-  /** A tool call the model made (its id and name), so a later result carrying only the id is attributed. */
-  addCall(callId: string | undefined, tool: string): void {
+  /**
+   * Text the user or the app wrote: every value and word in it counts as named by them. The app's words (system,
+   * developer, instructions) also say which hosts are the organisation's own.
+   */
+  addNamed(text: string, from: 'user' | 'app' = 'user'): void {
+    if (text) this.#defer({ text, from });
+  }
+
+  /**
+   * A tool call the model made (its id and name), so a later result carrying only the id is attributed; with its
+   * arguments, whose values a later private result may echo without making them chosen.
+   */
+  addCall(callId: string | undefined, tool: string, argumentsText?: string): void {
     if (this.#setCall(callId, tool)) this.#changes?.calls.push([callId!.slice(0, 128), tool.slice(0, 128)]);
+    if (argumentsText) this.#defer({ text: argumentsText, from: 'call', callId: callId?.slice(0, 128) });
+    if (callId && argumentsNameSomeone(argumentsText) && this.#aboutOthers.size < MAX_CALLS) {
+      this.#aboutOthers.add(callId.slice(0, 128));
+      this.#changes && (this.#changes.others ??= []).push(callId.slice(0, 128));
+    }
+  }
+
+  /** Whether the call named someone else, or is unknown (a result whose call was never seen names someone). */
+  namesOther(callId: string | undefined): boolean {
+    if (callId === undefined || !this.calls.has(callId.slice(0, 128))) return true;
+    return this.#aboutOthers.has(callId.slice(0, 128));
   }
 
   #setCall(callId: string | undefined, tool: string): boolean {
@@ -98,7 +145,8 @@ export class FlowState {
       if (changes.sources.length < MAX_SOURCES) changes.sources.push(source);
       local = changes.sources.length - 1;
     }
-    if (text) this.#defer({ text, kind, index, local });
+    const ownAccounts = kind === 'private' && ownAccountsTool(tool);
+    if (text || ownAccounts) this.#defer({ text, kind, index, local, ownAccounts, callId: callId?.slice(0, 128) });
   }
 
   #addSource(source: SeenSource): number {
@@ -140,7 +188,10 @@ export class FlowState {
     for (const [h, i] of part.untrusted) if (!this.#untrusted.has(h) && this.#untrusted.size < MAX_HASHES) this.#untrusted.set(h, at[i] ?? MAX_SOURCES - 1);
     for (const h of part.trusted) if (this.#trusted.size < MAX_HASHES) this.#trusted.add(h);
     for (const h of part.named) if (this.#named.size < MAX_HASHES) this.#named.add(h);
+    for (const h of part.own ?? []) if (this.#own.size < MAX_HASHES) this.#own.add(h);
+    for (const h of part.echoed ?? []) if (this.#echoed.size < MAX_HASHES) this.#echoed.add(h);
     for (const [id, tool] of part.calls) this.#setCall(id, tool);
+    for (const id of part.others ?? []) if (this.#aboutOthers.size < MAX_CALLS) this.#aboutOthers.add(id);
     this.untrustedSeen ||= part.untrusted_seen;
     this.privateSeen ||= part.private_seen;
   }
@@ -159,17 +210,29 @@ export class FlowState {
     this.#pending = [];
     this.#pendingChars = 0;
     const changes = this.#changes;
+    const into = (set: Set<string>, list: string[] | undefined, h: string) => {
+      if (set.size >= MAX_HASHES || set.has(h)) return;
+      set.add(h);
+      list?.push(h);
+    };
     for (const p of pending) {
       if (p.kind === undefined) {
-        for (const k of namedKeys(p.text)) {
-          const h = this.hash(k);
-          if (this.#named.size < MAX_HASHES && !this.#named.has(h)) {
-            this.#named.add(h);
-            changes?.named.push(h);
+        if (p.from === 'call') {
+          // A full set of echoed values cannot say what a result echoes: from then on private results add nothing trusted.
+          const ids: string[] = [];
+          for (const k of argumentKeys(p.text)) {
+            const h = this.hash(k);
+            into(this.#echoed, changes && (changes.echoed ??= []), h);
+            if (k.startsWith('id:') && ids.length < 16) ids.push(k);
           }
+          if (p.callId && ids.length > 0 && this.#callIds.size < MAX_CALLS) this.#callIds.set(p.callId, ids);
+          continue;
         }
+        for (const k of namedKeys(p.text)) into(this.#named, changes?.named, this.hash(k));
+        if (p.from === 'app') for (const host of appHosts(p.text)) into(this.#own, changes && (changes.own ??= []), this.hash(host));
         continue;
       }
+      if (p.kind !== 'untrusted' && this.#echoed.size >= MAX_HASHES) continue;
       for (const k of valueKeys(p.text)) {
         const h = this.hash(k);
         if (p.kind === 'untrusted') {
@@ -177,9 +240,20 @@ export class FlowState {
             this.#untrusted.set(h, p.index);
             changes?.untrusted.push([h, p.local]);
           }
-        } else if (this.#trusted.size < MAX_HASHES && !this.#trusted.has(h)) {
-          this.#trusted.add(h);
-          changes?.trusted.push(h);
+          continue;
+        }
+        if (this.#echoed.has(h) && (!LENIENT_ECHO.test(k) || this.#untrusted.has(h))) continue;
+        into(this.#trusted, changes?.trusted, h);
+        if (p.ownAccounts) into(this.#trusted, changes?.trusted, this.hash(ownRecordKey(k)));
+      }
+      // The identifiers the call asked the user's own records about, when a record came back and no untrusted result
+      // carried them.
+      if (p.ownAccounts && p.text.trim() && p.callId) {
+        for (const k of this.#callIds.get(p.callId) ?? []) {
+          const h = this.hash(k);
+          if (this.#untrusted.has(h)) continue;
+          into(this.#trusted, changes?.trusted, h);
+          into(this.#trusted, changes?.trusted, this.hash(ownRecordKey(k)));
         }
       }
     }
@@ -187,7 +261,7 @@ export class FlowState {
 
   /** Heap bytes the state holds, estimated on the large side (for caches bounded by bytes). */
   approxBytes(): number {
-    const hashes = this.#untrusted.size + this.#trusted.size + this.#named.size;
+    const hashes = this.#untrusted.size + this.#trusted.size + this.#named.size + this.#own.size + this.#echoed.size;
     return 256 + 2 * this.#pendingChars + 96 * hashes + 192 * (this.sources.length + this.calls.size);
   }
 
@@ -198,6 +272,9 @@ export class FlowState {
       untrusted: [...this.untrusted],
       trusted: [...this.trusted],
       named: [...this.named],
+      own: [...this.#own],
+      echoed: [...this.#echoed],
+      others: [...this.#aboutOthers],
       calls: [...this.calls],
       untrusted_seen: this.untrustedSeen,
       private_seen: this.privateSeen,
@@ -212,6 +289,9 @@ export class FlowState {
     for (const [h, i] of stored.untrusted.slice(0, MAX_HASHES)) s.untrusted.set(String(h), Number(i));
     for (const h of (stored.trusted ?? []).slice(0, MAX_HASHES)) s.trusted.add(String(h));
     for (const h of (stored.named ?? []).slice(0, MAX_HASHES)) s.named.add(String(h));
+    for (const h of (stored.own ?? []).slice(0, MAX_HASHES)) s.#own.add(String(h));
+    for (const h of (stored.echoed ?? []).slice(0, MAX_HASHES)) s.#echoed.add(String(h));
+    for (const id of (stored.others ?? []).slice(0, MAX_CALLS)) s.#aboutOthers.add(String(id));
     for (const [id, tool] of (stored.calls ?? []).slice(0, MAX_CALLS)) s.calls.set(String(id), String(tool));
     s.untrustedSeen = stored.untrusted_seen === true;
     s.privateSeen = stored.private_seen === true;

@@ -24,9 +24,13 @@ export interface FlowPolicy {
   labels: LabelRule[];
   /** Destinations the tenant always allows: a domain (and its sub-domains), an address, an IBAN, a channel name. */
   allowDestinations: string[];
+  /** The organisation's own domains (each with its sub-domains): inside the trust boundary (src/flows/boundary.ts). */
+  ownDomains: string[];
+  /** Hosts inside the boundary: globs over the host (`*.corp.example`) or CIDR ranges (`10.0.0.0/8`). */
+  internalHosts: string[];
 }
 
-export const DEFAULT_FLOW_POLICY: FlowPolicy = { enabled: true, action: 'block', labels: [], allowDestinations: [] };
+export const DEFAULT_FLOW_POLICY: FlowPolicy = { enabled: true, action: 'block', labels: [], allowDestinations: [], ownDomains: [], internalHosts: [] };
 
 /** What kind of result a source brought into the conversation. */
 export type SourceKind = 'untrusted' | 'private' | 'internal';

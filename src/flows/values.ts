@@ -1,50 +1,38 @@
 import { createHmac } from 'node:crypto';
+import { isObject, parseArguments } from '../inspect/effects/args/json.js';
+import { leavesOf } from '../inspect/effects/args/leaves.js';
+import { amountKey, amounts } from './kinds/amount.js';
+import { digitRuns } from './kinds/digits.js';
+import { addresses } from './kinds/email.js';
+import { bareDomains, urlHost } from './kinds/host.js';
+import { ibans } from './kinds/iban.js';
+import { phoneKeys } from './kinds/phone.js';
+
+export { amountKey } from './kinds/amount.js';
+export { urlHost } from './kinds/host.js';
 
 /**
- * The values a flow is traced by: e-mail addresses, URLs and their hosts, IBANs, long digit runs (account and phone
- * numbers), amounts and identifiers, each normalised to a typed key (`email:a@b.c`, `amount:250000`). Only keys are
- * compared, and only their keyed hashes are kept: the state says "this value came from that kind of result", never
- * what the value was. Extraction is bounded (text read, keys per text).
+ * The values a flow is traced by, each normalised by its kind (src/flows/kinds/: address, host, IBAN, card and
+ * account digits, phone, amount) to a typed key (`email:a@b.c`, `iban:DE89…`, `tel:+49…`, `amount:250000`), so the
+ * same value written in another notation is the same key. Only keys are compared, and only their keyed hashes are
+ * kept: the state says "this value came from that kind of result", never what the value was. Extraction is bounded
+ * (text read, keys per text).
  */
 
 const MAX_TEXT = 64 * 1024;
 export const MAX_KEYS_PER_TEXT = 512;
 
-// The local part is taken whole (an atomic group: lookahead + back-reference), so a long run without `@` is read once.
-const EMAIL = /(?=([a-z0-9._%+-]{1,64}))\1@[a-z0-9-]{1,63}(?:\.[a-z0-9-]{1,63}){1,8}/gi;
 const URL = /\b(?:https?|ftp|wss?):\/\/[^\s"'<>`)\]}]{1,2048}/gi;
-const IBAN = /\b[A-Z]{2}[0-9]{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,4})?\b/g;
-const DIGITS = /(?<![\w.,])\+?\d[\d ()./-]{4,30}\d(?![\w])/g;
-// Every repetition is bounded: a long run of digit groups or of dotted words costs linear time, never quadratic.
-const AMOUNT = /(?<![\w.,])\d{1,3}(?:[.,' ]\d{3}){1,6}(?:[.,]\d{1,2})?(?![\d])|(?<![\w.,])\d{1,18}(?:[.,]\d{1,2})?(?![\d\w])/g;
 const ID = /(?<![\w-])(?=[A-Za-z0-9_.-]{0,63}[0-9])(?=[A-Za-z0-9_.-]{0,63}[A-Za-z])[A-Za-z0-9][A-Za-z0-9_.-]{3,63}(?![\w-])/g;
 const TAG = /(?<![\p{L}\p{N}_.])[#@]([\p{L}\p{N}_-]{2,64})/gu;
 const WORD = /[\p{L}\p{N}][\p{L}\p{N}_.@+-]{1,63}/gu;
 
-/** Host of a URL, lower-cased, without `www.`; undefined when it does not parse. */
-export function urlHost(url: string): string | undefined {
-  try {
-    return new globalThis.URL(url).hostname.toLowerCase().replace(/^www\./, '') || undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/** An amount written in any common convention (1,250.00 · 1.250,00 · 1'250 · 1250) as minor units; undefined when it is not one. */
-export function amountKey(raw: string): string | undefined {
-  const s = raw.replace(/[' ]/g, '');
-  if (!/^\d[\d.,]*$/.test(s)) return undefined;
-  const lastSep = Math.max(s.lastIndexOf('.'), s.lastIndexOf(','));
-  let units = s;
-  let cents = '00';
-  if (lastSep >= 0 && s.length - lastSep - 1 <= 2) {
-    units = s.slice(0, lastSep);
-    cents = s.slice(lastSep + 1).padEnd(2, '0');
-  }
-  units = units.replace(/[.,]/g, '');
-  const n = Number(units);
-  if (!Number.isSafeInteger(n) || n < 10) return undefined; // 1-digit numbers are everywhere: no trace
-  return `amount:${n}${cents}`;
+/** A URL's key: scheme and `www.` dropped, host normalised (IDNA, IP notation), trailing slashes dropped. */
+export function urlKey(url: string): string | undefined {
+  const host = urlHost(url);
+  if (!host) return undefined;
+  const rest = url.replace(/^[a-z]+:\/\/[^/?#]*/i, '').replace(/\/+$/, '');
+  return `url:${host}${rest.toLowerCase()}`;
 }
 
 /** The typed keys of the values in a text (structured values only: no plain words). */
@@ -52,21 +40,22 @@ export function valueKeys(text: string): Set<string> {
   const t = text.length > MAX_TEXT ? text.slice(0, MAX_TEXT) : text;
   const out = new Set<string>();
   const add = (k: string | undefined) => k && out.size < MAX_KEYS_PER_TEXT && out.add(k);
-  for (const m of t.matchAll(EMAIL)) {
-    add(`email:${m[0].toLowerCase()}`);
-    add(`host:${m[0].slice(m[0].indexOf('@') + 1).toLowerCase()}`);
+  for (const a of addresses(t)) {
+    add(`email:${a.address}`);
+    add(`host:${a.host}`);
   }
   for (const m of t.matchAll(URL)) {
     const url = m[0].replace(/[.,;:!?]+$/, '');
-    add(`url:${url.toLowerCase().replace(/^[a-z]+:\/\/(www\.)?/, '').replace(/\/+$/, '')}`);
-    add(urlHost(url) && `host:${urlHost(url)}`);
+    add(urlKey(url));
+    const host = urlHost(url);
+    add(host && `host:${host}`);
   }
-  for (const m of t.matchAll(IBAN)) add(`iban:${m[0].replace(/ /g, '')}`);
-  for (const m of t.matchAll(DIGITS)) {
-    const digits = m[0].replace(/\D/g, '');
-    if (digits.length >= 6) add(`num:${digits}`);
+  for (const i of ibans(t)) add(`iban:${i}`);
+  for (const run of digitRuns(t)) {
+    add(`num:${run.digits}`);
+    for (const k of phoneKeys(run.raw)) add(k);
   }
-  for (const m of t.matchAll(AMOUNT)) add(amountKey(m[0]));
+  for (const k of amounts(t)) add(k);
   for (const m of t.matchAll(ID)) if (!m[0].includes('@')) add(`id:${m[0].toLowerCase()}`);
   for (const m of t.matchAll(TAG)) add(`name:${m[1].toLowerCase()}`);
   return out;
@@ -88,13 +77,29 @@ export function leafKeys(value: string | number | boolean): Set<string> {
   return out;
 }
 
-/** What a person named in their own words: every word as a name, plus the structured values. */
+/** What a person named in their own words: every word as a name, domains written bare as hosts, plus the structured values. */
 export function namedKeys(text: string): Set<string> {
   const out = valueKeys(text);
   const t = text.length > MAX_TEXT ? text.slice(0, MAX_TEXT) : text;
+  for (const d of bareDomains(t)) out.add(`host:${d}`);
   for (const m of t.matchAll(WORD)) {
     if (out.size >= MAX_KEYS_PER_TEXT * 2) break;
     out.add(`name:${m[0].toLowerCase().replace(/[.@+-]+$/, '')}`);
+  }
+  return out;
+}
+
+/** The keys of the values the model wrote into a call's arguments (every leaf's keys; a command line as text). */
+export function argumentKeys(argumentsText: string): Set<string> {
+  const text = argumentsText.length > MAX_TEXT ? argumentsText.slice(0, MAX_TEXT) : argumentsText;
+  const parsed = parseArguments(text);
+  if (!isObject(parsed) && !Array.isArray(parsed)) return leafKeys(text);
+  const out = new Set<string>();
+  for (const leaf of leavesOf(parsed)) {
+    for (const k of leafKeys(leaf.value)) {
+      if (out.size >= MAX_KEYS_PER_TEXT) return out;
+      out.add(k);
+    }
   }
   return out;
 }

@@ -38,7 +38,7 @@ t.test('operator route: GET/PUT /admin/tenants/{id}/policy', async (t) => {
     t.equal(res.status, 200);
     const body = res.json<PolicyAnswer>();
     t.same(body.policy, {});
-    t.same(body.effective, { strict: false, secret_mode: 'redact', category_actions: {}, allow_domains: [], neutralize_causes: false, system_messages: 'secrets_only', content_parts: 'inspect', flows: { enabled: true, action: 'block', labels: [], allow_destinations: [] }, model_stage: 'uncertain', harmful_content: 'flag', tool_result_injection: 'quarantine' });
+    t.same(body.effective, { strict: false, secret_mode: 'redact', category_actions: {}, allow_domains: [], neutralize_causes: false, system_messages: 'secrets_only', content_parts: 'inspect', flows: { enabled: true, action: 'block', labels: [], allow_destinations: [], own_domains: [], internal_hosts: [] }, model_stage: 'uncertain', harmful_content: 'flag', tool_result_injection: 'quarantine' });
   });
 
   t.test('the body is strict and bounded: unknown fields and bad values are 422', async (t) => {

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { textOf } from '../../flows/conversation.js';
-import { resultKind } from '../../flows/labels.js';
+import { argumentsNameSomeone, resultKind } from '../../flows/labels.js';
 import { flowVerdict } from '../../proxy/flows/call-guard.js';
 import { countOutcome } from '../../screening/exchange.js';
 import { flowHasher, newFlowContext, type FlowContext } from '../../proxy/flows/context.js';
@@ -82,9 +82,10 @@ export async function recordMcpResult(ctx: RelayContext, message: Message): Prom
   if (!flows) return;
   const result = message.result as { content?: unknown; structuredContent?: unknown };
   const text = [textOf(result.content), result.structuredContent === undefined ? '' : JSON.stringify(result.structuredContent).slice(0, 64 * 1024)].join('\n');
-  const kind = resultKind(flows.policy, open.tool, ctx.server.name);
+  // Without the call's arguments (a wrapper that did not send them) a profile read names someone: not the user's own.
+  const kind = resultKind(flows.policy, open.tool, ctx.server.name, open.args === undefined || argumentsNameSomeone(open.args));
   await statesOf(ctx.request.server.services).record(ctx.tenantId, stateKey(ctx), (state) => {
-    state.addCall(String(message.id), open.tool!);
+    state.addCall(String(message.id), open.tool!, open.args);
     state.addResult(open.tool!, String(message.id), kind, text);
   });
 }

@@ -36,6 +36,9 @@ function answerJson(reply: FastifyReply, body: Message | Message[]): FastifyRepl
 
 const notSent = (id: Id): Message => errorResponse(id, CODES.REFUSED, 'Bastion did not send this request: another message of the batch was refused.');
 
+
+/** Arguments kept with an open tools/call (bounded: 128 open requests per session). */
+const MAX_ASKED_ARGS = 4096;
 /**
  * Why an agent's message is not sent at all, as the JSON-RPC error that answers it: nested too deep to judge, a
  * request sent without an id (a tools/call as a "notification" would skip the call guard; MCP notifications are all
@@ -208,8 +211,9 @@ export async function mcpProxyRoutes(app: FastifyInstance): Promise<void> {
         // A cancelled request expects no answer: the session stops waiting for it (a late one is dropped).
         if (m.method === 'notifications/cancelled') ctx.ledger.agent.delete((m.params as { requestId?: Id } | undefined)?.requestId as Id);
         if (!isRequest(m)) continue;
-        const params = (m.params ?? {}) as { name?: unknown };
-        const asked = { method: m.method, ...(m.method === 'tools/call' && typeof params.name === 'string' ? { tool: params.name } : {}) };
+        const params = (m.params ?? {}) as { name?: unknown; arguments?: unknown };
+        const call = m.method === 'tools/call' && typeof params.name === 'string';
+        const asked = { method: m.method, ...(call ? { tool: params.name as string, args: JSON.stringify(params.arguments ?? {}).slice(0, MAX_ASKED_ARGS) } : {}) };
         ctx.open.set(m.id, asked);
         ctx.ledger.agent.set(m.id, asked);
       }

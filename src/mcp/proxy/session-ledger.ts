@@ -5,6 +5,8 @@ import type { Id } from './jsonrpc.js';
 export interface Asked {
   method: string;
   tool?: string;
+  /** A tools/call's arguments (bounded): a private result that merely echoes them does not make their values chosen. */
+  args?: string;
 }
 
 /**

@@ -1,6 +1,7 @@
 import canonicalize from 'canonicalize';
 import type { FastifyRequest } from 'fastify';
 import { decide, type FlowCall } from '../../flows/decide.js';
+import { keepTypedValues, waiveRawAccountBlock } from '../../flows/typed-values.js';
 import type { FlowRefusal } from '../../flows/types.js';
 import type { Judgement } from '../filter/judge.js';
 import { countOutcome, type GuardPoint } from '../../screening/exchange.js';
@@ -40,6 +41,8 @@ export async function applyFlows(request: FastifyRequest, calls: readonly Judged
   if (!ctx) return judgements;
   const out: FlowJudgement[] = [...judgements];
   for (const [i, call] of calls.entries()) {
+    // What the user typed is theirs: a raw-account payment to details they gave, a value they wrote (typed-values.ts).
+    out[i] = keepTypedValues(waiveRawAccountBlock(out[i], call.arguments, ctx.state, ctx.hash, ctx.detection), call.arguments, ctx.state, ctx.hash);
     if (out[i].action === 'block') continue;
     const verdict = await flowVerdict(request, ctx, call);
     if (!verdict) continue;

@@ -1,6 +1,7 @@
 import { hkdfSync, randomBytes } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import { FlowState } from '../../flows/state.js';
+import type { DetectionPolicy } from '../../flows/typed-values.js';
 import { DEFAULT_FLOW_POLICY, type FlowPolicy } from '../../flows/types.js';
 import { hasher, type Hasher } from '../../flows/values.js';
 import { tenantPolicies } from '../../policy/tenant-policies.js';
@@ -21,6 +22,8 @@ export interface FlowContext {
   /** The conversation's flow state: read from the request, or restored from storage and extended. */
   state: FlowState;
   hash: Hasher;
+  /** The tenant's detection settings, for the corrections of src/flows/typed-values.ts. */
+  detection: DetectionPolicy;
 }
 
 const contexts = new WeakMap<FastifyRequest, FlowContext>();
@@ -61,5 +64,6 @@ export async function newFlowContext(services: Services, tenantId: string, api: 
   const flows = policy.flows ?? DEFAULT_FLOW_POLICY;
   if (!flows.enabled) return undefined;
   const hash = flowHasher(services);
-  return { api, tenantId, policy: flows, allowDomains: policy.allowDomains, state: new FlowState(hash), hash };
+  const detection = { strict: policy.strict, categoryActions: policy.categoryActions, secretMode: policy.secretMode };
+  return { api, tenantId, policy: flows, allowDomains: policy.allowDomains, state: new FlowState(hash), hash, detection };
 }

@@ -19,14 +19,23 @@ function hasAmount(leaves: Leaf[]): boolean {
   return leaves.some((l) => l.path.some((k) => words.amount.has(k)) && (typeof l.value === 'number' ? l.value > 0 : typeof l.value === 'string' && MONEY.test(l.value.trim()) && /[1-9]/.test(l.value)));
 }
 
-function rawAccount(leaves: Leaf[]): boolean {
-  return leaves.some((l) => {
-    if (typeof l.value !== 'string' && typeof l.value !== 'number') return false;
+/**
+ * The finding's detail when the payee is raw account details. The flow step reads it: a payment to account details the
+ * user typed (or found in their own records) is the user's choice, and the flow state can show it (docs/FLOWS.md).
+ */
+export const RAW_ACCOUNT_DETAIL = 'payment to raw account details';
+
+/** The values that make a payee raw account details: account, routing or IBAN fields, and IBAN or crypto address values. */
+export function rawAccountValues(leaves: Leaf[]): string[] {
+  return leaves.flatMap((l) => {
+    if (typeof l.value !== 'string' && typeof l.value !== 'number') return [];
     const v = String(l.value).replace(/\s+/g, '');
-    if (l.path.some((k) => words.rawAccount.has(k)) && v.length >= 4) return true;
-    return IBAN.test(v) || CRYPTO.test(v);
+    if (l.path.some((k) => words.rawAccount.has(k)) && v.length >= 4) return [String(l.value)];
+    return IBAN.test(v) || CRYPTO.test(v) ? [String(l.value)] : [];
   });
 }
+
+const rawAccount = (leaves: Leaf[]): boolean => rawAccountValues(leaves).length > 0;
 
 /** Returns true when the call is a payment to a payee the arguments mark as known (the judge vouches for it). */
 export function judgePayment(leaves: Leaf[], text: string, out: EffectFinding[]): boolean {
@@ -41,7 +50,7 @@ export function judgePayment(leaves: Leaf[], text: string, out: EffectFinding[])
     return false;
   }
   if (!amount || !context) return false;
-  if (newFlag || (raw && !knownFlag)) out.push(finding('payment-new-payee', 'payment_new_payee', `payment to ${newFlag ? 'a new payee' : 'raw account details'}`));
+  if (newFlag || (raw && !knownFlag)) out.push(finding('payment-new-payee', 'payment_new_payee', newFlag ? 'payment to a new payee' : RAW_ACCOUNT_DETAIL));
   else if (!knownFlag && !knownId) out.push(finding('payment-unverified-payee', 'payment_unverified_payee', 'payment to a payee not marked as known'));
   else return true;
   return false;
