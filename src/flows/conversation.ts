@@ -1,12 +1,13 @@
 import { resultKind } from './labels.js';
+import { documentText, readHostedItem, readMessagesSource, readPartSources, stringsOf } from './sources.js';
 import type { FlowState } from './state.js';
 import type { FlowPolicy } from './types.js';
 
 /**
  * Reads a request's own conversation into a flow state, for each API's shape: what the user and the app wrote
- * (named values), which tool calls the model made (call id → tool), and each tool result with its kind. Only text is
- * read; images and files carry no traced values. Unknown shapes are skipped: they add nothing the model could be
- * steered by that the content guard has not already judged.
+ * (named values), which tool calls the model made (call id → tool), and each tool result with its kind. The other
+ * sources of untrusted content (server-side tools, hosted tools, documents and files) are read by the table in
+ * sources.ts. Images carry no traced values.
  */
 
 type Obj = Record<string, unknown>;
@@ -33,6 +34,7 @@ export function readChat(state: FlowState, policy: FlowPolicy, messages: readonl
   for (const m of messages) {
     if (!isObj(m)) continue;
     const role = str(m.role);
+    readPartSources(state, policy, m.content, 'chat');
     if (role === 'system' || role === 'developer' || role === 'user') state.addNamed(textOf(m.content));
     else if (role === 'assistant' && Array.isArray(m.tool_calls)) {
       for (const c of m.tool_calls) if (isObj(c) && isObj(c.function)) state.addCall(str(c.id), str(c.function.name) ?? '');
@@ -59,7 +61,7 @@ export function readMessages(state: FlowState, policy: FlowPolicy, system: unkno
         const callId = str(b.tool_use_id);
         const tool = state.toolOf(callId) ?? 'unknown';
         state.addResult(tool, callId, resultKind(policy, tool), textOf(b.content));
-      } else if (b.type === 'document') state.addResult('document', undefined, 'untrusted', textOf(b));
+      } else readMessagesSource(state, policy, b);
     }
   }
 }
@@ -82,6 +84,7 @@ export function readResponsesItem(state: FlowState, policy: FlowPolicy, item: un
   if (type === 'message') {
     const role = str(item.role);
     if (from === 'input' && (role === 'user' || role === 'system' || role === 'developer')) state.addNamed(textOf(item.content));
+    readPartSources(state, policy, item.content, 'responses');
   } else if (RESPONSE_CALLS.has(type)) {
     state.addCall(str(item.call_id), str(item.name) ?? type);
   } else if (RESPONSE_OUTPUTS.has(type)) {
@@ -91,5 +94,11 @@ export function readResponsesItem(state: FlowState, policy: FlowPolicy, item: un
   } else if (type === 'mcp_call' && typeof item.output === 'string') {
     const tool = str(item.name) ?? 'mcp';
     state.addResult(tool, str(item.id), resultKind(policy, tool, str(item.server_label)), item.output);
+  } else if (type === 'mcp_list_tools') {
+    // A remote server's tool list: its descriptions are that server's words, judged by the tenant's label for it.
+    state.addResult('mcp_list_tools', str(item.id), resultKind(policy, '*', str(item.server_label)), stringsOf(item.tools));
+  } else if (type !== 'mcp_call' && !(from === 'output' && state.sources.some((s) => s.callId !== undefined && s.callId === str(item.id)))) {
+    // A hosted tool's item is read once, whether it came back in the input or was noted as the answer was guarded.
+    readHostedItem(state, item);
   }
 }

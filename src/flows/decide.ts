@@ -1,4 +1,5 @@
 import { sinkByLabel } from './labels.js';
+import { traceOf } from './exits.js';
 import { readCall, type ArgumentLeaf } from './sink.js';
 import type { FlowState } from './state.js';
 import type { FlowDecision, FlowPolicy } from './types.js';
@@ -29,7 +30,7 @@ export function decide(state: FlowState, policy: FlowPolicy, hash: Hasher, call:
   if (!policy.enabled || (!state.untrustedSeen && !state.privateSeen)) return { allowed: true };
   const byLabel = sinkByLabel(policy, call.tool, call.server);
   if (byLabel === 'internal') return { allowed: true };
-  const reading = readCall(call.arguments, call.tool);
+  const reading = readCall(call.arguments, call.tool, traceOf(state, hash));
   const sink = byLabel ?? reading.sinkEffect;
   if (sink === undefined) return { allowed: true };
 

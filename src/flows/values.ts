@@ -19,6 +19,9 @@ const DIGITS = /(?<![\w.,])\+?\d[\d ()./-]{4,30}\d(?![\w])/g;
 const AMOUNT = /(?<![\w.,])\d{1,3}(?:[.,' ]\d{3}){1,6}(?:[.,]\d{1,2})?(?![\d])|(?<![\w.,])\d{1,18}(?:[.,]\d{1,2})?(?![\d\w])/g;
 const ID = /(?<![\w-])(?=[A-Za-z0-9_.-]{0,63}[0-9])(?=[A-Za-z0-9_.-]{0,63}[A-Za-z])[A-Za-z0-9][A-Za-z0-9_.-]{3,63}(?![\w-])/g;
 const TAG = /(?<![\p{L}\p{N}_.])[#@]([\p{L}\p{N}_-]{2,64})/gu;
+// A host written bare (`status.mycorp.example`, a DNS name): its last label letters, not a file's extension.
+const BARE_HOST = /(?<![\w@./:-])((?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.){1,8}([a-z]{2,24}))(?![\w@-]|\.[a-z0-9])/gi;
+const FILE_EXTENSIONS = new Set(['pdf', 'txt', 'csv', 'json', 'md', 'doc', 'docx', 'xls', 'xlsx', 'ppt', 'pptx', 'png', 'jpg', 'jpeg', 'gif', 'svg', 'zip', 'gz', 'tar', 'js', 'ts', 'py', 'rb', 'go', 'rs', 'java', 'html', 'htm', 'xml', 'yaml', 'yml', 'log', 'sh', 'exe', 'dll', 'eml', 'msg', 'ics', 'mp3', 'mp4', 'wav', 'mov', 'tsx', 'jsx', 'css', 'sql', 'db', 'bak', 'tmp', 'conf', 'cfg', 'ini', 'lock', 'toml']);
 const WORD = /[\p{L}\p{N}][\p{L}\p{N}_.@+-]{1,63}/gu;
 
 /** Host of a URL, lower-cased, without `www.`; undefined when it does not parse. */
@@ -61,6 +64,7 @@ export function valueKeys(text: string): Set<string> {
     add(`url:${url.toLowerCase().replace(/^[a-z]+:\/\/(www\.)?/, '').replace(/\/+$/, '')}`);
     add(urlHost(url) && `host:${urlHost(url)}`);
   }
+  for (const m of t.matchAll(BARE_HOST)) if (!FILE_EXTENSIONS.has(m[2].toLowerCase())) add(`host:${m[1].toLowerCase().replace(/^www\./, '')}`);
   for (const m of t.matchAll(IBAN)) add(`iban:${m[0].replace(/ /g, '')}`);
   for (const m of t.matchAll(DIGITS)) {
     const digits = m[0].replace(/\D/g, '');
