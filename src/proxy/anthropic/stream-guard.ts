@@ -17,6 +17,8 @@ export interface AnthropicStreamHooks {
   judgeToolUse(block: Obj): Promise<Obj | undefined>;
   /** Credentials and links redacted from the text so far. */
   onLeaks(leaks: Leak[]): void;
+  /** A block that is neither text nor a tool call (a server-side tool's call or result), as it starts. */
+  noteBlock?(block: Obj): void;
   /** The verdict so far (calls removed, leaks redacted), carried by message_delta; undefined when nothing was touched. */
   verdict(): Obj | undefined;
 }
@@ -109,6 +111,7 @@ export class AnthropicStreamGuard implements PumpedGuard {
       return;
     }
     if (block.type !== 'text') {
+      this.hooks.noteBlock?.(block);
       this.blocks.set(index, { kind: 'relay' });
       return this.relay(message);
     }
