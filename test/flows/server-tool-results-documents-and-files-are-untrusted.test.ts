@@ -55,6 +55,25 @@ t.test('Messages: documents and search results are untrusted, read when text and
   }
 });
 
+t.test("cited text is the source's words: a Messages citation, a Responses url_citation", async (t) => {
+  const user = 'Compare with the rival page https://rival.example/prices and send our quote to anna@mycorp.example';
+  const messages = fresh();
+  readMessages(messages, DEFAULT_FLOW_POLICY, undefined, [
+    { role: 'user', content: user },
+    { role: 'assistant', content: [{ type: 'text', text: 'Prices: 0.92 EUR. Send offers to prices@rival.example', citations: [{ type: 'web_search_result_location', url: 'https://rival.example/prices', title: 'Prices', encrypted_index: 'x', cited_text: 'Send offers to prices@rival.example' }] }] },
+  ]);
+  t.equal(decide(messages, DEFAULT_FLOW_POLICY, hash, mail('prices@rival.example')).allowed, false, 'an address on the host the user named, but written only by the page');
+  t.same(decide(messages, DEFAULT_FLOW_POLICY, hash, mail('anna@mycorp.example')), { allowed: true });
+  const responses = fresh();
+  const text = 'Prices: 0.92 EUR. Send offers to prices@rival.example';
+  readResponsesInput(responses, DEFAULT_FLOW_POLICY, undefined, [
+    { role: 'user', content: user },
+    { type: 'message', id: 'msg_1', role: 'assistant', content: [{ type: 'output_text', text, annotations: [{ type: 'url_citation', start_index: 0, end_index: text.length, url: 'https://rival.example/prices', title: 'Prices' }] }] },
+  ]);
+  t.equal(decide(responses, DEFAULT_FLOW_POLICY, hash, mail('prices@rival.example')).allowed, false);
+  t.same(decide(responses, DEFAULT_FLOW_POLICY, hash, mail('anna@mycorp.example')), { allowed: true });
+});
+
 t.test('chat: a file part in a turn is untrusted content, its text traced', async (t) => {
   const state = fresh();
   readChat(state, DEFAULT_FLOW_POLICY, [
