@@ -1,5 +1,5 @@
 import { resultKind } from './labels.js';
-import { documentText, readHostedItem, readMessagesSource, readPartSources, stringsOf } from './sources.js';
+import { documentText, readCitedParts, readHostedItem, readMessagesSource, readPartSources, stringsOf } from './sources.js';
 import type { FlowState } from './state.js';
 import type { FlowPolicy } from './types.js';
 
@@ -57,6 +57,7 @@ export function readMessages(state: FlowState, policy: FlowPolicy, system: unkno
       if (!isObj(b)) continue;
       if (role === 'assistant' && (b.type === 'tool_use' || b.type === 'server_tool_use')) state.addCall(str(b.id), str(b.name) ?? '');
       else if (role === 'user' && b.type === 'text') state.addNamed(textOf(b));
+      else if (b.type === 'text') readMessagesSource(state, policy, b);
       else if (b.type === 'tool_result') {
         const callId = str(b.tool_use_id);
         const tool = state.toolOf(callId) ?? 'unknown';
@@ -85,6 +86,7 @@ export function readResponsesItem(state: FlowState, policy: FlowPolicy, item: un
     const role = str(item.role);
     if (from === 'input' && (role === 'user' || role === 'system' || role === 'developer')) state.addNamed(textOf(item.content));
     readPartSources(state, policy, item.content, 'responses');
+    if (role === 'assistant' || from === 'output') readCitedParts(state, item);
   } else if (RESPONSE_CALLS.has(type)) {
     state.addCall(str(item.call_id), str(item.name) ?? type);
   } else if (RESPONSE_OUTPUTS.has(type)) {

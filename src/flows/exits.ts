@@ -105,7 +105,8 @@ export function urlExit(url: string, trace: Trace): string | undefined {
   const query = raw.includes('?') ? raw.slice(raw.indexOf('?') + 1).split('#')[0] : '';
   if (query) {
     const values = query.split('&').map((p) => p.slice(p.indexOf('=') + 1));
-    const prose = decode(values.join(' ')).split(/\s+/).filter(Boolean).length >= 3 || decode(query).length >= 48;
+    // Words joined by spaces, plus signs, dashes or underscores: what was read, written out (`d=card-and-address-of-…`).
+    const prose = decode(values.join(' ')).split(/[\s_+-]+/).filter(Boolean).length >= 3 || decode(query).length >= 48;
     if (prose || values.some((v) => carries(v, trace))) return 'http_query';
   }
   const path = raw.split(/[?#]/)[0];
@@ -178,6 +179,14 @@ const EXITS: { way: string; read(call: ExitInput): ExitFound | undefined }[] = [
     },
   },
   {
+    way: 'access granted to a person',
+    read: ({ leaves }) => {
+      if (!leaves.some((l) => words.visibility.has(l.key) || GRANT_KEYS.has(l.key))) return undefined;
+      const to = leaves.filter((l) => PERSON_KEYS.has(l.key) && typeof l.value === 'string' && l.value.trim() !== '');
+      return to.length > 0 ? { effect: 'access_grant', destinations: to.map((l) => ({ field: leafField(l), value: l.value })) } : undefined;
+    },
+  },
+  {
     way: 'link open to anyone',
     read: ({ leaves }) => {
       const open = leaves.filter((l) => words.visibility.has(l.key) && PUBLIC.test(String(l.value)));
@@ -185,6 +194,8 @@ const EXITS: { way: string; read(call: ExitInput): ExitFound | undefined }[] = [
     },
   },
 ];
+const PERSON_KEYS = new Set(['username', 'user', 'userid', 'login', 'collaborator', 'member', 'memberid', 'grantee', 'principal', 'handle', 'invitee', 'assignee', 'account', 'accountid', 'githubuser', 'email', 'emailaddress']);
+const GRANT_KEYS = new Set(['permission', 'permissions', 'role', 'roles', 'accesslevel', 'level', 'grant', 'privilege', 'privileges']);
 const PUBLIC = /^(?:public|public[-_ ]?read(?:[-_ ]?write)?|anyone(?:[-_ ]?with[-_ ]?(?:the[-_ ]?)?link)?|allusers|everyone|world|internet|unlisted)$/i;
 
 /** The first way out the call takes, by the table's order. */

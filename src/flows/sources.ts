@@ -73,6 +73,8 @@ const untrustedPart = (tool: string): Row => ({ tool: () => tool, kind: 'untrust
 
 /** Anthropic Messages content blocks that carry what something other than the app's own tools returned. */
 const MESSAGES: { match(type: string): boolean; row: Row }[] = [
+  // Text the model wrote citing a source (`cited_text` of a web search result, a document): the source's own words.
+  { match: (t) => t === 'text', row: { tool: (p) => citedTool(p.citations), kind: 'untrusted', text: (p) => stringsOf(p.citations) } },
   { match: (t) => t === 'mcp_tool_result', row: { tool: serverTool, kind: 'label', callId: (p) => str(p.tool_use_id), server: (p, s) => mcpServers.get(s)?.get(str(p.tool_use_id) ?? ''), text: (p) => stringsOf(p.content) } },
   // web_fetch, web_search, code_execution, bash_code_execution, text_editor_code_execution, tool_search … results.
   { match: (t) => t !== 'tool_result' && t.endsWith('_tool_result'), row: { tool: serverTool, kind: 'untrusted', callId: (p) => str(p.tool_use_id), text: (p) => stringsOf(p.content) } },
@@ -123,7 +125,7 @@ export function readMessagesSource(state: FlowState, policy: FlowPolicy, block: 
     if (servers.size < 1024) servers.set(block.id, block.server_name);
   }
   const row = MESSAGES.find((r) => r.match(type))?.row;
-  if (!row) return false;
+  if (!row || (type === 'text' && !(Array.isArray(block.citations) && block.citations.length > 0))) return false;
   add(state, policy, row, block);
   return true;
 }
@@ -135,6 +137,30 @@ export function readPartSources(state: FlowState, policy: FlowPolicy, content: u
   for (const part of content.slice(0, 256)) {
     const row = isObj(part) ? rows[String(part.type)] : undefined;
     if (row) add(state, policy, row, part as Obj);
+  }
+}
+
+const CITATION_TOOL: Record<string, string> = { web_search_result_location: 'web_search', url_citation: 'web_search', file_citation: 'file_search', container_file_citation: 'code_interpreter' };
+function citedTool(citations: unknown): string {
+  const first = Array.isArray(citations) && isObj(citations[0]) ? String(citations[0].type) : '';
+  return CITATION_TOOL[first] ?? 'document';
+}
+
+/**
+ * An assistant message's parts that cite a source (Responses `url_citation`, `file_citation` annotations): the cited
+ * span is the source's words, whoever wrote the message around it. Each message is read once (by its id).
+ */
+export function readCitedParts(state: FlowState, item: Obj): void {
+  if (!Array.isArray(item.content)) return;
+  const id = str(item.id);
+  if (id && state.sources.some((s) => s.callId === id)) return;
+  for (const part of item.content.slice(0, 64)) {
+    if (!isObj(part) || typeof part.text !== 'string' || !Array.isArray(part.annotations)) continue;
+    const cited = part.annotations.filter((a): a is Obj => isObj(a) && String(a.type) in CITATION_TOOL).slice(0, 64);
+    if (cited.length === 0) continue;
+    const text = part.text as string;
+    const spans = cited.map((a) => [typeof a.start_index === 'number' ? text.slice(a.start_index, typeof a.end_index === 'number' ? a.end_index : undefined) : '', str(a.url), str(a.title)].filter(Boolean).join('\n'));
+    state.addResult(citedTool(cited), id, 'untrusted', spans.join('\n').slice(0, MAX_TEXT));
   }
 }
 

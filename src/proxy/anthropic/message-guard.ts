@@ -58,7 +58,7 @@ export const refusalBlock = (): Obj => ({ type: 'text', text: CALL_REFUSAL });
 export async function guardMessage(request: FastifyRequest, message: Obj & { content: unknown[] }, allowDomains: readonly string[]): Promise<BastionInfo | undefined> {
   const report = new MessageReport();
   // Server-side tool results the answer carries are untrusted content the calls in it may obey.
-  for (const b of message.content) if (typeof b === 'object' && b !== null && (b as Obj).type !== 'tool_use' && (b as Obj).type !== 'text') noteAnswerBlock(request, b as Obj);
+  for (const b of message.content) if (typeof b === 'object' && b !== null && (b as Obj).type !== 'tool_use') noteAnswerBlock(request, b as Obj);
   const calls = message.content.map((b, i) => ({ b: b as Obj, i })).filter(({ b }) => typeof b === 'object' && b !== null && b.type === 'tool_use');
   const judged = await judgeToolUses(request, calls.map(({ b }) => b), report, 'response');
   calls.forEach(({ i }, k) => (message.content[i] = judged[k] ?? refusalBlock()));

@@ -21,7 +21,7 @@ export function noteAnswerBlock(request: FastifyRequest, block: Obj): void {
   readMessagesSource(ctx.state, ctx.policy, block);
 }
 
-/** A Response output item that is not a call the app runs or an assistant message. */
+/** A Response output item that is not a call the app runs: a hosted tool's item, or a message citing sources. */
 export function noteAnswerItem(request: FastifyRequest, item: Obj): void {
   const ctx = flowContext(request);
   if (ctx) readResponsesItem(ctx.state, ctx.policy, item, 'output');

@@ -112,7 +112,10 @@ export async function guardOutput(request: FastifyRequest, output: unknown[], al
     const seen = known?.get(i);
     if (seen) out.push(seen);
     else if (isClientCall(item)) out.push(await guardCall(request, item, report));
-    else if (typeof item === 'object' && item !== null && (item as Obj).type === 'message') out.push(guardMessage(item as Obj, allowDomains, report));
+    else if (typeof item === 'object' && item !== null && (item as Obj).type === 'message') {
+      noteAnswerItem(request, item as Obj);
+      out.push(guardMessage(item as Obj, allowDomains, report));
+    }
     else {
       // A hosted tool's item: untrusted content the calls after it may obey.
       if (typeof item === 'object' && item !== null) noteAnswerItem(request, item as Obj);
