@@ -181,7 +181,7 @@ const EXITS: { way: string; read(call: ExitInput): ExitFound | undefined }[] = [
   {
     way: 'access granted to a person',
     read: ({ leaves }) => {
-      if (!leaves.some((l) => words.visibility.has(l.key) || GRANT_KEYS.has(l.key))) return undefined;
+      if (!leaves.some((l) => GRANT_KEYS.has(l.key))) return undefined;
       const to = leaves.filter((l) => PERSON_KEYS.has(l.key) && typeof l.value === 'string' && l.value.trim() !== '');
       return to.length > 0 ? { effect: 'access_grant', destinations: to.map((l) => ({ field: leafField(l), value: l.value })) } : undefined;
     },
@@ -194,8 +194,9 @@ const EXITS: { way: string; read(call: ExitInput): ExitFound | undefined }[] = [
     },
   },
 ];
-const PERSON_KEYS = new Set(['username', 'user', 'userid', 'login', 'collaborator', 'member', 'memberid', 'grantee', 'principal', 'handle', 'invitee', 'assignee', 'account', 'accountid', 'githubuser', 'email', 'emailaddress']);
-const GRANT_KEYS = new Set(['permission', 'permissions', 'role', 'roles', 'accesslevel', 'level', 'grant', 'privilege', 'privileges']);
+const PERSON_KEYS = new Set(['username', 'user', 'userid', 'login', 'collaborator', 'member', 'memberid', 'grantee', 'principal', 'handle', 'invitee', 'githubuser', 'email', 'emailaddress']);
+// Fields that say what access a person gets (a record's `type` or `access` alone does not).
+const GRANT_KEYS = new Set(['permission', 'permissions', 'role', 'roles', 'accesslevel', 'grant', 'privilege', 'privileges']);
 const PUBLIC = /^(?:public|public[-_ ]?read(?:[-_ ]?write)?|anyone(?:[-_ ]?with[-_ ]?(?:the[-_ ]?)?link)?|allusers|everyone|world|internet|unlisted)$/i;
 
 /** The first way out the call takes, by the table's order. */
