@@ -135,7 +135,10 @@ const leafField = (l: Leaf) => l.path.join('.') || '(arguments)';
 
 interface ExitInput {
   tool: string;
+  /** Every leaf of the arguments. */
   leaves: Leaf[];
+  /** The leaves outside prose fields (a message's body names no command that runs). */
+  traced: Leaf[];
   trace: Trace;
 }
 
@@ -143,8 +146,8 @@ interface ExitInput {
 const EXITS: { way: string; read(call: ExitInput): ExitFound | undefined }[] = [
   {
     way: 'shell fetcher or DNS tool in a command line',
-    read: ({ leaves, trace }) => {
-      for (const l of leaves) {
+    read: ({ traced, trace }) => {
+      for (const l of traced) {
         if (typeof l.value !== 'string' || !/[a-z]/i.test(l.value) || l.value.length > 64 * 1024) continue;
         for (const target of networkTargets(l.value)) {
           if (target.kind === 'dns') {
@@ -180,16 +183,16 @@ const EXITS: { way: string; read(call: ExitInput): ExitFound | undefined }[] = [
   },
   {
     way: 'access granted to a person',
-    read: ({ leaves }) => {
-      if (!leaves.some((l) => GRANT_KEYS.has(l.key))) return undefined;
-      const to = leaves.filter((l) => PERSON_KEYS.has(l.key) && typeof l.value === 'string' && l.value.trim() !== '');
+    read: ({ traced }) => {
+      if (!traced.some((l) => GRANT_KEYS.has(l.key))) return undefined;
+      const to = traced.filter((l) => PERSON_KEYS.has(l.key) && typeof l.value === 'string' && l.value.trim() !== '');
       return to.length > 0 ? { effect: 'access_grant', destinations: to.map((l) => ({ field: leafField(l), value: l.value })) } : undefined;
     },
   },
   {
     way: 'link open to anyone',
-    read: ({ leaves }) => {
-      const open = leaves.filter((l) => words.visibility.has(l.key) && PUBLIC.test(String(l.value)));
+    read: ({ traced }) => {
+      const open = traced.filter((l) => words.visibility.has(l.key) && PUBLIC.test(String(l.value)));
       return open.length > 0 ? { effect: 'public_link', destinations: open.map((l) => ({ field: leafField(l), value: String(l.value) })) } : undefined;
     },
   },
@@ -200,9 +203,9 @@ const GRANT_KEYS = new Set(['permission', 'permissions', 'role', 'roles', 'acces
 const PUBLIC = /^(?:public|public[-_ ]?read(?:[-_ ]?write)?|anyone(?:[-_ ]?with[-_ ]?(?:the[-_ ]?)?link)?|allusers|everyone|world|internet|unlisted)$/i;
 
 /** The first way out the call takes, by the table's order. */
-export function exitOf(tool: string, leaves: Leaf[], trace: Trace): ExitFound | undefined {
+export function exitOf(tool: string, leaves: Leaf[], traced: Leaf[], trace: Trace): ExitFound | undefined {
   for (const row of EXITS) {
-    const found = row.read({ tool, leaves, trace });
+    const found = row.read({ tool, leaves, traced, trace });
     if (found) return found;
   }
   return undefined;

@@ -48,7 +48,7 @@ export function readCall(argumentsText: string, tool = '', trace: Trace = NO_TRA
   const values = traced.map((l) => ({ field: l.path.join('.') || '(arguments)', value: l.value }));
   const destinations = values.filter((l, i) => traced[i].path.some((k) => DESTINATION.has(k)) || (typeof l.value === 'string' && (EMAIL.test(l.value.trim()) || URLISH.test(l.value.trim()))));
   const amounts = values.filter((_, i) => traced[i].path.some((k) => words.amount.has(k)));
-  const exit = exitOf(tool, leaves, trace);
+  const exit = exitOf(tool, leaves, traced, trace);
   for (const d of exit?.destinations ?? []) if (!destinations.some((x) => x.field === d.field && x.value === d.value)) destinations.push(d);
   return { sinkEffect: sinkEffect(text, tool, leaves, destinations, trace) ?? exit?.effect, destinations, amounts };
 }
