@@ -101,16 +101,14 @@ export function urlExit(url: string, trace: Trace): string | undefined {
   } catch {
     return RUNTIME.test(url) ? 'http_query' : undefined;
   }
-  const raw = url.slice(url.indexOf(u.host) + u.host.length);
-  const query = raw.includes('?') ? raw.slice(raw.indexOf('?') + 1).split('#')[0] : '';
+  const query = u.search.slice(1);
   if (query) {
     const values = query.split('&').map((p) => p.slice(p.indexOf('=') + 1));
     // Words joined by spaces, plus signs, dashes or underscores: what was read, written out (`d=card-and-address-of-…`).
     const prose = decode(values.join(' ')).split(/[\s_+-]+/).filter(Boolean).length >= 3 || decode(query).length >= 48;
     if (prose || values.some((v) => carries(v, trace))) return 'http_query';
   }
-  const path = raw.split(/[?#]/)[0];
-  if (path.split('/').some((seg) => seg && carries(seg, trace))) return 'url_path_data';
+  if (u.pathname.split('/').some((seg) => seg && carries(seg, trace))) return 'url_path_data';
   const registrable = getDomain(h.host, { allowPrivateDomains: true }) ?? h.host;
   const labels = h.host.slice(0, Math.max(0, h.host.length - registrable.length - 1));
   if (labels && labels.split('.').some((l) => carries(l, trace))) return 'host_label_data';
@@ -128,7 +126,7 @@ export function dnsExit(name: string, field: string, trace: Trace): ExitFound | 
 
 const DNS_TOOL = /dns|nslookup|resolve|lookup_?host|host_?lookup|\bdig\b|^dig_|ping|whois|traceroute/i;
 const DNS_KEYS = new Set(['hostname', 'host', 'name', 'domain', 'fqdn', 'target', 'query', 'qname', 'address', 'domainname']);
-const CHANNEL_KEYS = new Set(['channel', 'channelid', 'channelname', 'room', 'roomid', 'chat', 'chatid', 'conversation', 'conversationid', 'user', 'userid', 'username', 'users', 'userids', 'handle', 'dm', 'member', 'memberid', 'recipientid', 'recipientname', 'peer', 'group', 'groupid', 'space', 'spaceid', 'team', 'teamid', 'thread', 'threadid']);
+const CHANNEL_KEYS = new Set(['channel', 'channelid', 'channelname', 'room', 'roomid', 'chat', 'chatid', 'conversation', 'conversationid', 'user', 'userid', 'username', 'users', 'userids', 'handle', 'dm', 'member', 'memberid', 'recipientid', 'recipientname', 'peer']);
 const MESSAGE_KEYS = new Set(['text', 'message', 'body', 'content', 'blocks', 'attachments', 'markdown', 'html', 'msg', 'post']);
 
 const leafField = (l: Leaf) => l.path.join('.') || '(arguments)';
@@ -192,7 +190,7 @@ const EXITS: { way: string; read(call: ExitInput): ExitFound | undefined }[] = [
   {
     way: 'link open to anyone',
     read: ({ traced }) => {
-      const open = traced.filter((l) => words.visibility.has(l.key) && PUBLIC.test(String(l.value)));
+      const open = traced.filter((l) => words.visibility.has(l.key) && !NOT_VISIBILITY.has(l.key) && PUBLIC.test(String(l.value)));
       return open.length > 0 ? { effect: 'public_link', destinations: open.map((l) => ({ field: leafField(l), value: String(l.value) })) } : undefined;
     },
   },
@@ -200,6 +198,8 @@ const EXITS: { way: string; read(call: ExitInput): ExitFound | undefined }[] = [
 const PERSON_KEYS = new Set(['username', 'user', 'userid', 'login', 'collaborator', 'member', 'memberid', 'grantee', 'principal', 'handle', 'invitee', 'githubuser', 'email', 'emailaddress']);
 // Fields that say what access a person gets (a record's `type` or `access` alone does not).
 const GRANT_KEYS = new Set(['permission', 'permissions', 'role', 'roles', 'accesslevel', 'grant', 'privilege', 'privileges']);
+// A record's `type` or a person's `role` may read `public` without opening anything.
+const NOT_VISIBILITY = new Set(['type', 'role']);
 const PUBLIC = /^(?:public|public[-_ ]?read(?:[-_ ]?write)?|anyone(?:[-_ ]?with[-_ ]?(?:the[-_ ]?)?link)?|allusers|everyone|world|internet|unlisted)$/i;
 
 /** The first way out the call takes, by the table's order. */
