@@ -30,7 +30,10 @@ export interface ExitFound {
 export interface Trace {
   /** The key appeared anywhere: the user's or app's words, or any result. */
   seen(key: string): boolean;
-  /** The key is the user's or their records' own data (a private result's value, a structured value they typed). */
+  /**
+   * The key is a structured value the conversation holds (an address, account or digit run, an amount; an identifier
+   * only from a private result): what it read or was told, now leaving.
+   */
   carried(key: string): boolean;
 }
 
@@ -46,7 +49,7 @@ export function traceOf(state: FlowState, hash: Hasher): Trace {
     carried: (k) => {
       if (!STRUCTURED.test(k)) return false;
       const h = hash(k);
-      return state.trusted.has(h) || (!k.startsWith('id:') && state.named.has(h));
+      return state.trusted.has(h) || (!k.startsWith('id:') && (state.named.has(h) || state.untrusted.has(h)));
     },
   };
 }
