@@ -104,13 +104,8 @@ export function urlExit(url: string, trace: Trace): string | undefined {
   } catch {
     return RUNTIME.test(url) ? 'http_query' : undefined;
   }
-  const query = u.search.slice(1);
-  if (query) {
-    const values = query.split('&').map((p) => p.slice(p.indexOf('=') + 1));
-    // Words joined by spaces, plus signs, dashes or underscores: what was read, written out (`d=card-and-address-of-…`).
-    const prose = decode(values.join(' ')).split(/[\s_+-]+/).filter(Boolean).length >= 3 || decode(query).length >= 48;
-    if (prose || values.some((v) => carries(v, trace))) return 'http_query';
-  }
+  // A query the agent composed is data however short (`t.gif?c=<account>&v=<amount>`): the host must be chosen.
+  if (u.search.slice(1).split('&').some((p) => p.slice(p.indexOf('=') + 1) !== '')) return 'http_query';
   if (u.pathname.split('/').some((seg) => seg && carries(seg, trace))) return 'url_path_data';
   const registrable = getDomain(h.host, { allowPrivateDomains: true }) ?? h.host;
   const labels = h.host.slice(0, Math.max(0, h.host.length - registrable.length - 1));
