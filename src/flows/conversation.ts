@@ -1,12 +1,13 @@
 import { argumentsNameSomeone, resultKind } from './labels.js';
+import { readCitedParts, readHostedItem, readMessagesSource, readPartSources, stringsOf } from './sources.js';
 import type { FlowState } from './state.js';
 import type { FlowPolicy } from './types.js';
 
 /**
  * Reads a request's own conversation into a flow state, for each API's shape: what the user and the app wrote
- * (named values), which tool calls the model made (call id → tool), and each tool result with its kind. Only text is
- * read; images and files carry no traced values. Unknown shapes are skipped: they add nothing the model could be
- * steered by that the content guard has not already judged.
+ * (named values), which tool calls the model made (call id → tool), and each tool result with its kind. The other
+ * sources of untrusted content (server-side tools, hosted tools, documents and files) are read by the table in
+ * sources.ts. Images carry no traced values.
  */
 
 type Obj = Record<string, unknown>;
@@ -35,6 +36,7 @@ export function readChat(state: FlowState, policy: FlowPolicy, messages: readonl
   for (const m of messages) {
     if (!isObj(m)) continue;
     const role = str(m.role);
+    readPartSources(state, policy, m.content, 'chat');
     if (role === 'system' || role === 'developer' || role === 'user') state.addNamed(textOf(m.content), role === 'user' ? 'user' : 'app');
     else if (role === 'assistant' && Array.isArray(m.tool_calls)) {
       for (const c of m.tool_calls) if (isObj(c) && isObj(c.function)) state.addCall(str(c.id), str(c.function.name) ?? '', argumentsOf(c.function.arguments));
@@ -57,11 +59,12 @@ export function readMessages(state: FlowState, policy: FlowPolicy, system: unkno
       if (!isObj(b)) continue;
       if (role === 'assistant' && (b.type === 'tool_use' || b.type === 'server_tool_use')) state.addCall(str(b.id), str(b.name) ?? '', argumentsOf(b.input));
       else if (role === 'user' && b.type === 'text') state.addNamed(textOf(b));
+      else if (b.type === 'text') readMessagesSource(state, policy, b);
       else if (b.type === 'tool_result') {
         const callId = str(b.tool_use_id);
         const tool = state.toolOf(callId) ?? 'unknown';
         state.addResult(tool, callId, resultKind(policy, tool, undefined, state.namesOther(callId)), textOf(b.content));
-      } else if (b.type === 'document') state.addResult('document', undefined, 'untrusted', textOf(b));
+      } else readMessagesSource(state, policy, b);
     }
   }
 }
@@ -84,6 +87,8 @@ export function readResponsesItem(state: FlowState, policy: FlowPolicy, item: un
   if (type === 'message') {
     const role = str(item.role);
     if (from === 'input' && (role === 'user' || role === 'system' || role === 'developer')) state.addNamed(textOf(item.content), role === 'user' ? 'user' : 'app');
+    readPartSources(state, policy, item.content, 'responses');
+    if (role === 'assistant' || from === 'output') readCitedParts(state, item);
   } else if (RESPONSE_CALLS.has(type)) {
     state.addCall(str(item.call_id), str(item.name) ?? type, argumentsOf(item.arguments ?? item.input ?? item.action));
   } else if (RESPONSE_OUTPUTS.has(type)) {
@@ -95,5 +100,11 @@ export function readResponsesItem(state: FlowState, policy: FlowPolicy, item: un
     const args = argumentsOf(item.arguments);
     state.addCall(str(item.id), tool, args);
     state.addResult(tool, str(item.id), resultKind(policy, tool, str(item.server_label), argumentsNameSomeone(args)), item.output);
+  } else if (type === 'mcp_list_tools') {
+    // A remote server's tool list: its descriptions are that server's words, judged by the tenant's label for it.
+    state.addResult('mcp_list_tools', str(item.id), resultKind(policy, '*', str(item.server_label)), stringsOf(item.tools));
+  } else if (type !== 'mcp_call' && !(from === 'output' && state.sources.some((s) => s.callId !== undefined && s.callId === str(item.id)))) {
+    // A hosted tool's item is read once, whether it came back in the input or was noted as the answer was guarded.
+    readHostedItem(state, item);
   }
 }

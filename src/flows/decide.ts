@@ -2,6 +2,7 @@ import { isPublicHost, ownHost, policyBoundary } from './boundary.js';
 import { destinationUnits, type Unit } from './destinations.js';
 import { hostAndParents } from './kinds/host.js';
 import { ownSystemTool, sinkByLabel } from './labels.js';
+import { traceOf } from './exits.js';
 import { readCall, type ArgumentLeaf } from './sink.js';
 import { ownRecordKey, type FlowState } from './state.js';
 import { isObject, parseArguments } from '../inspect/effects/args/json.js';
@@ -38,7 +39,7 @@ export function decide(state: FlowState, policy: FlowPolicy, hash: Hasher, call:
   if (!policy.enabled || (!state.untrustedSeen && !state.privateSeen)) return { allowed: true };
   const byLabel = sinkByLabel(policy, call.tool, call.server);
   if (byLabel === 'internal') return { allowed: true };
-  const reading = readCall(call.arguments, call.tool);
+  const reading = readCall(call.arguments, call.tool, traceOf(state, hash));
   const sink = byLabel ?? reading.sinkEffect;
   if (sink === undefined) return { allowed: true };
   const ownSystem = byLabel === undefined && ownSystemTool(policy, call.tool, call.server);

@@ -3,13 +3,15 @@ import { judgeToolCall } from '../inspect/effects/judge.js';
 import { isObject, parseArguments } from '../inspect/effects/args/json.js';
 import { leavesOf, normKey, paymentWords, words, type Leaf } from '../inspect/effects/args/leaves.js';
 import { accountDomains, placeDomain } from '../inspect/effects/args/recipients.js';
-import { hostOf, isExternalHost } from '../inspect/effects/secret-refs.js';
+import { isExternalHost } from '../inspect/effects/secret-refs.js';
+import { exitOf, isOutside, NO_TRACE, readHost, urlExit, type Trace } from './exits.js';
 
 /**
  * How a call's arguments send data out, read with the effect judge whatever the tool is called: a payment (an amount
  * with payment words), an e-mail or share to an address, an HTTP request with data to an outside host, a shell
  * `curl`/`wget` with a body, and anything the effect judge itself reads as exfiltration, a bulk export, a mail
- * forward or a payment. Also which argument leaves name where the data goes (destinations) and which carry values
+ * forward or a payment; then the other ways out of exits.ts (a GET's query or path, a DNS name, a shell fetcher, a
+ * message to a channel, a public link), which also add where they go to the destinations. Also which argument leaves name where the data goes (destinations) and which carry values
  * (amount fields): the decision matches both against the conversation's state. Prose fields (a body, a subject)
  * are what a sink sends, not where it goes: they are read by neither.
  */
@@ -38,7 +40,7 @@ export interface CallReading {
 
 const MAX_ARGS_TEXT = 256 * 1024;
 
-export function readCall(argumentsText: string, tool = ''): CallReading {
+export function readCall(argumentsText: string, tool = '', trace: Trace = NO_TRACE): CallReading {
   const text = argumentsText.length > MAX_ARGS_TEXT ? argumentsText.slice(0, MAX_ARGS_TEXT) : argumentsText;
   const parsed = parseArguments(text);
   const leaves: Leaf[] = isObject(parsed) || Array.isArray(parsed) ? leavesOf(parsed) : [{ path: [], key: '', value: text }];
@@ -46,10 +48,12 @@ export function readCall(argumentsText: string, tool = ''): CallReading {
   const values = traced.map((l) => ({ field: l.path.join('.') || '(arguments)', value: l.value }));
   const destinations = values.filter((l, i) => traced[i].path.some((k) => DESTINATION.has(k)) || (typeof l.value === 'string' && (EMAIL.test(l.value.trim()) || URLISH.test(l.value.trim()))));
   const amounts = values.filter((_, i) => traced[i].path.some((k) => words.amount.has(k)));
-  return { sinkEffect: sinkEffect(text, tool, leaves, destinations), destinations, amounts };
+  const exit = exitOf(tool, leaves, traced, trace);
+  for (const d of exit?.destinations ?? []) if (!destinations.some((x) => x.field === d.field && x.value === d.value)) destinations.push(d);
+  return { sinkEffect: sinkEffect(text, tool, leaves, destinations, trace) ?? exit?.effect, destinations, amounts };
 }
 
-function sinkEffect(text: string, tool: string, leaves: Leaf[], destinations: ArgumentLeaf[]): string | undefined {
+function sinkEffect(text: string, tool: string, leaves: Leaf[], destinations: ArgumentLeaf[], trace: Trace): string | undefined {
   // The whole call (`{name, arguments}`): the effect judge reads the tool's name beside its arguments (update_payee).
   const judged = judgeToolCall(tool ? JSON.stringify({ name: tool, arguments: text }) : text).find((f) => OUTBOUND_EFFECTS.test(f.effect));
   if (judged) return judged.effect;
@@ -62,10 +66,12 @@ function sinkEffect(text: string, tool: string, leaves: Leaf[], destinations: Ar
     // An address on the account's own domains (from, mailbox … fields) stays inside; unknown standing is outside.
     if (EMAIL.test(v) && placeDomain(v.slice(v.indexOf('@') + 1), own) !== 'inside') return 'message_to_address';
     if (URLISH.test(v)) {
-      const host = hostOf(v);
-      // A query string carries data as well as a body does (`?d=<what the agent read>`).
-      const sendsData = /\?[^#]{8,}/.test(v) || leaves.some((l) => /^(post|put|patch)$/i.test(String(l.value)) || l.path.some((k) => ['body', 'data', 'json', 'payload', 'form'].includes(k)));
-      if (host && isExternalHost(host) && sendsData) return 'http_with_data';
+      const host = readHost(v);
+      const sendsBody = leaves.some((l) => /^(post|put|patch)$/i.test(String(l.value)) || l.path.some((k) => ['body', 'data', 'json', 'payload', 'form'].includes(k)));
+      if (host && isOutside(host) && sendsBody) return 'http_with_data';
+      // A GET carries data in its query, its path or its host's labels as well as a body does (`?d=<what it read>`).
+      const exit = urlExit(v, trace);
+      if (exit) return exit;
     }
   }
   for (const l of leaves) {

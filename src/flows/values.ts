@@ -4,7 +4,7 @@ import { leavesOf } from '../inspect/effects/args/leaves.js';
 import { amountKey, amounts } from './kinds/amount.js';
 import { digitRuns } from './kinds/digits.js';
 import { addresses } from './kinds/email.js';
-import { bareDomains, urlHost } from './kinds/host.js';
+import { bareDomains, normaliseHost, urlHost } from './kinds/host.js';
 import { ibans } from './kinds/iban.js';
 import { phoneKeys } from './kinds/phone.js';
 
@@ -25,6 +25,9 @@ export const MAX_KEYS_PER_TEXT = 512;
 const URL = /\b(?:https?|ftp|wss?):\/\/[^\s"'<>`)\]}]{1,2048}/gi;
 const ID = /(?<![\w-])(?=[A-Za-z0-9_.-]{0,63}[0-9])(?=[A-Za-z0-9_.-]{0,63}[A-Za-z])[A-Za-z0-9][A-Za-z0-9_.-]{3,63}(?![\w-])/g;
 const TAG = /(?<![\p{L}\p{N}_.])[#@]([\p{L}\p{N}_-]{2,64})/gu;
+// A host written bare (`status.mycorp.example`, a DNS name): its last label letters, not a file's extension.
+const BARE_HOST = /(?<![\w@./:-])((?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.){1,8}([a-z]{2,24}))(?![\w@-]|\.[a-z0-9])/gi;
+const FILE_EXTENSIONS = new Set(['pdf', 'txt', 'csv', 'json', 'md', 'doc', 'docx', 'xls', 'xlsx', 'ppt', 'pptx', 'png', 'jpg', 'jpeg', 'gif', 'svg', 'zip', 'gz', 'tar', 'js', 'ts', 'py', 'rb', 'go', 'rs', 'java', 'html', 'htm', 'xml', 'yaml', 'yml', 'log', 'sh', 'exe', 'dll', 'eml', 'msg', 'ics', 'mp3', 'mp4', 'wav', 'mov', 'tsx', 'jsx', 'css', 'sql', 'db', 'bak', 'tmp', 'conf', 'cfg', 'ini', 'lock', 'toml']);
 const WORD = /[\p{L}\p{N}][\p{L}\p{N}_.@+-]{1,63}/gu;
 
 /** A URL's key: scheme and `www.` dropped, host normalised (IDNA, IP notation), trailing slashes dropped. */
@@ -50,6 +53,7 @@ export function valueKeys(text: string): Set<string> {
     const host = urlHost(url);
     add(host && `host:${host}`);
   }
+  for (const m of t.matchAll(BARE_HOST)) if (!FILE_EXTENSIONS.has(m[2].toLowerCase())) add(((h) => h && `host:${h}`)(normaliseHost(m[1])));
   for (const i of ibans(t)) add(`iban:${i}`);
   for (const run of digitRuns(t)) {
     add(`num:${run.digits}`);

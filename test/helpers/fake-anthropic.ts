@@ -52,6 +52,9 @@ export function messageEvents(message: Obj, size = 4): Obj[] {
       events.push({ type: 'content_block_start', index, content_block: { type: 'thinking', thinking: '', signature: '' } });
       for (const thinking of pieces(block.thinking as string, size)) events.push({ type: 'content_block_delta', index, delta: { type: 'thinking_delta', thinking } });
       events.push({ type: 'content_block_delta', index, delta: { type: 'signature_delta', signature: block.signature } });
+    } else {
+      // Server-side tool blocks (server_tool_use, web_fetch_tool_result …) arrive whole in their start event.
+      events.push({ type: 'content_block_start', index, content_block: block });
     }
     events.push({ type: 'content_block_stop', index });
   });

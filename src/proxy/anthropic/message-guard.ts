@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { judge, type Judgement } from '../filter/judge.js';
 import { applyFlows, type FlowJudgement } from '../flows/call-guard.js';
+import { noteAnswerBlock } from '../flows/answer-sources.js';
 import { redactLeaks, type Leak } from '../chat/leak-scanner.js';
 import { noteAnswer, outputVerdict, type BastionInfo } from '../chat/verdict-summary.js';
 import { CALL_REFUSAL } from './synthetic.js';
@@ -57,6 +58,8 @@ export const refusalBlock = (judged?: FlowJudgement): Obj => ({ type: 'text', te
 /** Non-streamed message: guards its content in place and adds the verdict; returns it for the header. */
 export async function guardMessage(request: FastifyRequest, message: Obj & { content: unknown[] }, allowDomains: readonly string[]): Promise<BastionInfo | undefined> {
   const report = new MessageReport();
+  // Server-side tool results the answer carries are untrusted content the calls in it may obey.
+  for (const b of message.content) if (typeof b === 'object' && b !== null && (b as Obj).type !== 'tool_use') noteAnswerBlock(request, b as Obj);
   const calls = message.content.map((b, i) => ({ b: b as Obj, i })).filter(({ b }) => typeof b === 'object' && b !== null && b.type === 'tool_use');
   const judged = await judgeToolUses(request, calls.map(({ b }) => b), report, 'response');
   // report.blocked holds the refused calls' judgements in the order of the blocks they replace.

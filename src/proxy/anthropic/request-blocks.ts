@@ -1,5 +1,6 @@
 import type { Kind, Role } from '../../inspect/types.js';
 import type { InputText, ExtractedInput } from '../responses/input-items.js';
+import { readPart } from '../chat/content-parts.js';
 
 /**
  * What Bastion reads in an Anthropic Messages request (point [A]), each text with its kind and provenance and where to
@@ -9,7 +10,7 @@ import type { InputText, ExtractedInput } from '../responses/input-items.js';
  * - User `text` blocks are prompts; assistant `text` and `thinking` blocks are earlier model output; an assistant
  *   `tool_use` block's input is a tool call (judged as its JSON text, written back as JSON).
  * - `tool_result` blocks are tool results: their string content, nested text blocks, and `document` blocks with a text
- *   source (or a content source of text blocks). `search_result` blocks and server-tool results (web search, web fetch,
+ *   source, a base64 source of a text type, or a content source of text blocks. `search_result` blocks and server-tool results (web search, web fetch,
  *   code execution…) are read as tool results, every string in them.
  * - What cannot be read as text (images, PDF or URL documents, files by id, redacted thinking) is counted by type, as
  *   chat content parts are.
@@ -109,13 +110,21 @@ export function extractMessagesInput(body: Obj, limit: number): ExtractedInput {
     for (const part of block.content) readBlock(part, 'tool_result', 'tool');
   }
 
-  /** A text source is read (and written back); a content source's text blocks too; PDF, URL and file sources are not. */
+  /** A text source is read (and written back), base64 of a text type and a content source's text blocks too; PDF, URL and file sources are not. */
   function readDocument(block: Obj, kind: Kind, role: Role): void {
     const source = block.source;
     if (isObj(source) && source.type === 'text' && typeof source.data === 'string') {
       if (typeof block.title === 'string') add(block.title, kind, role, (t) => (block.title = t));
       if (typeof block.context === 'string') add(block.context, kind, role, (t) => (block.context = t));
       return add(source.data, kind, role, (t) => (source.data = t));
+    }
+    // A base64 source of a text type (text/plain, CSV, JSON …) is a text document: read, and written back as base64.
+    if (isObj(source) && source.type === 'base64' && typeof source.data === 'string' && typeof source.media_type === 'string') {
+      const reading = readPart({ type: 'file', file: { file_data: `data:${source.media_type};base64,${source.data}` } });
+      if (!('uninspectable' in reading) && reading.field === 'file') {
+        if (typeof block.title === 'string') add(block.title, kind, role, (t) => (block.title = t));
+        return add(reading.text, kind, role, (t) => (source.data = Buffer.from(t, 'utf8').toString('base64')));
+      }
     }
     if (isObj(source) && source.type === 'content' && Array.isArray(source.content)) {
       for (const part of source.content) readBlock(part, kind, role);

@@ -17,6 +17,8 @@ export interface AnthropicStreamHooks {
   judgeToolUse(block: Obj): Promise<Obj | undefined>;
   /** Credentials and links redacted from the text so far. */
   onLeaks(leaks: Leak[]): void;
+  /** A block that is neither text nor a tool call (a server-side tool's call or result) as it starts, or a text's citation. */
+  noteBlock?(block: Obj): void;
   /** The verdict so far (calls removed, leaks redacted), carried by message_delta; undefined when nothing was touched. */
   verdict(): Obj | undefined;
 }
@@ -109,6 +111,7 @@ export class AnthropicStreamGuard implements PumpedGuard {
       return;
     }
     if (block.type !== 'text') {
+      this.hooks.noteBlock?.(block);
       this.blocks.set(index, { kind: 'relay' });
       return this.relay(message);
     }
@@ -131,6 +134,7 @@ export class AnthropicStreamGuard implements PumpedGuard {
       if (this.toolBytes > this.hooks.maxToolBytes) this.fail({ code: 'BASTION_ERR_TOOL_CALL_TOO_LARGE', message: 'A tool call exceeded the size Bastion inspects.' });
       return;
     }
+    if (delta.type === 'citations_delta') this.hooks.noteBlock?.({ type: 'text', citations: [delta.citation] });
     if (open.kind === 'text' && delta.type === 'text_delta') {
       if (typeof delta.text === 'string') this.releaseText(index, open.guard.push(delta.text));
       return;

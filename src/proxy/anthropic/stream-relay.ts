@@ -4,6 +4,7 @@ import type { Dispatcher } from 'undici';
 import { pumpGuarded } from '../upstream/pump.js';
 import { noteAnswer } from '../chat/verdict-summary.js';
 import { judgeToolUses, MessageReport } from './message-guard.js';
+import { noteAnswerBlock } from '../flows/answer-sources.js';
 import { AnthropicStreamGuard } from './stream-guard.js';
 import type { UpstreamAbort } from '../upstream/client-gone.js';
 
@@ -25,6 +26,7 @@ export function relayMessageStream(request: FastifyRequest, upstream: Dispatcher
     write: (text) => out.write(text),
     judgeToolUse: async (block) => (await judgeToolUses(request, [block], report, 'stream'))[0],
     onLeaks: (leaks) => report.leaks.push(...leaks),
+    noteBlock: (block) => noteAnswerBlock(request, block),
     verdict() {
       const bastion = report.bastion(request.id);
       if (bastion) noteAnswer(request, 'stream', bastion);

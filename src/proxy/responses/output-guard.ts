@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { judge, type Judgement } from '../filter/judge.js';
 import { applyFlows, type FlowJudgement } from '../flows/call-guard.js';
+import { noteAnswerItem } from '../flows/answer-sources.js';
 import { redactLeaks, type Leak } from '../chat/leak-scanner.js';
 import { noteAnswer, outputVerdict, type BastionInfo } from '../chat/verdict-summary.js';
 import { CALL_REFUSAL, refusalMessage } from './synthetic.js';
@@ -111,8 +112,15 @@ export async function guardOutput(request: FastifyRequest, output: unknown[], al
     const seen = known?.get(i);
     if (seen) out.push(seen);
     else if (isClientCall(item)) out.push(await guardCall(request, item, report));
-    else if (typeof item === 'object' && item !== null && (item as Obj).type === 'message') out.push(guardMessage(item as Obj, allowDomains, report));
-    else out.push(item);
+    else if (typeof item === 'object' && item !== null && (item as Obj).type === 'message') {
+      noteAnswerItem(request, item as Obj);
+      out.push(guardMessage(item as Obj, allowDomains, report));
+    }
+    else {
+      // A hosted tool's item: untrusted content the calls after it may obey.
+      if (typeof item === 'object' && item !== null) noteAnswerItem(request, item as Obj);
+      out.push(item);
+    }
   }
   return out;
 }

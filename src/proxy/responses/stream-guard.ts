@@ -16,6 +16,8 @@ export interface ResponsesStreamHooks {
   /** Adds the verdict to the final Response object. */
   finalise(response: Obj): void | Promise<void>;
   report: OutputReport;
+  /** An item that is not a call the app runs (a hosted tool's item, a message citing sources), as it is done. */
+  noteItem?(item: Obj): void;
   holdChars: number;
   allowDomains: readonly string[];
   maxToolBytes: number;
@@ -213,6 +215,7 @@ export class ResponsesStreamGuard implements PumpedGuard {
 
   private itemDone(event: Obj, index: number): void {
     let item = event.item as Obj | undefined;
+    if (item) this.hooks.noteItem?.(item);
     if (item?.type === 'message' && Array.isArray(item.content)) {
       const content = item.content.map((p: Obj, ci: number) => {
         if (p?.type !== 'output_text' || typeof p.text !== 'string') return p;

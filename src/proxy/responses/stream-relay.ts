@@ -5,6 +5,7 @@ import { guardCall, guardOutput, OutputReport } from './output-guard.js';
 import { ResponsesStreamGuard } from './stream-guard.js';
 import { pumpGuarded } from '../upstream/pump.js';
 import { rememberResponse } from '../flows/response-state.js';
+import { noteAnswerItem } from '../flows/answer-sources.js';
 import type { UpstreamAbort } from '../upstream/client-gone.js';
 
 // Tool-call arguments a single stream may accumulate before it is cut: bounded memory per connection.
@@ -26,6 +27,7 @@ export function relayResponseStream(request: FastifyRequest, upstream: Dispatche
     report,
     write: (text) => out.write(text),
     guardCall: (item) => guardCall(request, item, report),
+    noteItem: (item) => noteAnswerItem(request, item),
     guardOutput: (output, known) => guardOutput(request, output, allowDomains, report, known),
     async finalise(response) {
       report.apply(response, request.id, request);
