@@ -58,6 +58,11 @@ export function appHosts(text: string): string[] {
 export function insideByPolicy(boundary: Boundary, host: string): boolean {
   if (!isExternalHost(host) || INTERNAL_SUFFIXES.some((s) => host.endsWith(s))) return true;
   if (ipaddr.isValid(host) && INTERNAL_RANGES.has(ipaddr.process(host).range())) return true;
+  return declaredInside(boundary, host);
+}
+
+/** Inside because the policy says so: its own domains (with sub-domains) and internal host patterns or ranges. */
+export function declaredInside(boundary: Boundary, host: string): boolean {
   const parents = hostAndParents(host);
   if (boundary.ownDomains.some((d) => parents.includes(d))) return true;
   return boundary.internalHosts.some((pattern) => (pattern.includes('/') ? inRange(host, pattern) : globMatch(pattern, host)));

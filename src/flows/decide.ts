@@ -1,4 +1,4 @@
-import { isPublicHost, ownHost, policyBoundary } from './boundary.js';
+import { declaredInside, isPublicHost, ownHost, policyBoundary } from './boundary.js';
 import { destinationUnits, type Unit } from './destinations.js';
 import { hostAndParents } from './kinds/host.js';
 import { ownSystemTool, sinkByLabel } from './labels.js';
@@ -53,12 +53,13 @@ export function decide(state: FlowState, policy: FlowPolicy, hash: Hasher, call:
     const h = hash(k);
     return state.named.has(h) || state.trusted.has(h);
   };
-  // Chosen itself: the value was named, found in the user's own records, allow-listed, or is inside the boundary.
-  const chosenItself = (u: Unit) => u.keys.some(keyChosen) || allowListed(u, allow) || (u.host !== undefined && ownHost(boundary, state.own, hash, u.host));
+  // Chosen itself: the value was named, found in the user's own records, allow-listed, or is inside the boundary (an IP
+  // address written in another notation only when the policy itself declares it inside: no app writes one).
+  const chosenItself = (u: Unit) => u.keys.some(keyChosen) || allowListed(u, allow) || (u.host !== undefined && (u.disguisedIp ? declaredInside(boundary, u.host) : ownHost(boundary, state.own, hash, u.host)));
   // Or on a host the user named (or a private result showed), unless anyone can have an address there. Such a unit is
   // known, but a value of it that came from an untrusted result still taints it (an injection naming another address
   // on a contact's domain).
-  const onChosenHost = (u: Unit) => u.host !== undefined && !isPublicHost(u.host) && hostAndParents(u.host).some((h) => keyChosen(`host:${h}`));
+  const onChosenHost = (u: Unit) => u.host !== undefined && !u.disguisedIp && !isPublicHost(u.host) && hostAndParents(u.host).some((h) => keyChosen(`host:${h}`));
   const taintedBy = new Set<number>();
   const taintedFields: string[] = [];
   const unknown: string[] = [];

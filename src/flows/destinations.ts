@@ -23,6 +23,11 @@ export interface Unit {
   host?: string;
   /** The unit's text as written, lower-cased (for the allow-list). */
   text: string;
+  /**
+   * The URL's host is an IPv4 address written in another notation (`2130706433`, `0x7f000001`, `127.1`): no app
+   * writes one, so it is inside the organisation only when that exact text was chosen, never by where it points.
+   */
+  disguisedIp?: true;
 }
 
 const URL = /\b(?:https?|ftp|wss?):\/\/[^\s"'<>`)\]},;]{1,2048}/gi;
@@ -45,7 +50,8 @@ export function destinationUnits(value: string | number | boolean): Unit[] {
     const url = m[0].replace(/[.,;:!?]+$/, '');
     const host = urlHost(url);
     const key = urlKey(url);
-    return host && key ? { kind: 'url', keys: [key], host, text: url.toLowerCase() } : undefined;
+    if (!host || !key) return undefined;
+    return { kind: 'url', keys: [key], host, text: url.toLowerCase(), ...(disguisedIpHost(url, host) ? { disguisedIp: true as const } : {}) };
   });
   take(EMAIL, (m) => {
     const a = normaliseAddress(m[1], m[2]);
@@ -62,4 +68,13 @@ export function destinationUnits(value: string | number | boolean): Unit[] {
   for (const host of bareDomains(rest)) if (units.length < MAX_UNITS) units.push({ kind: 'host', keys: [`host:${host}`, `name:${host}`], host, text: host });
   if (units.length > 0) return units;
   return [{ kind: 'name', keys: [...leafKeys(value)], text: value.trim().toLowerCase().replace(/^[#@]/, '') }];
+}
+
+const DOTTED_QUAD = /^\d{1,3}(?:\.\d{1,3}){3}$/;
+
+/** The host as written in the URL differs from the dotted quad it normalises to. */
+function disguisedIpHost(url: string, host: string): boolean {
+  if (!DOTTED_QUAD.test(host)) return false;
+  const written = url.replace(/^[a-z]+:\/\/(?:[^@/?#]*@)?/i, '').split(/[/?#:]/)[0].toLowerCase().replace(/\.$/, '');
+  return written !== host;
 }
