@@ -5,8 +5,9 @@
  * Chat (1 KB body: a short system message + ~1 KB of user prose) against a fast fake upstream: direct, through a bare
  * @fastify/reply-from passthrough, through the inspecting floor (../shared/bench/floor-inspect-proxy.mjs: the least any
  * inspecting proxy on this stack does per request) and through Bastion with full inspection — added latency p50/p99 over
- * direct, time to first token and the total of a 200-chunk burst stream, a stream paced like a model (40 content
- * events 20 ms apart; the three targets interleaved), and throughput at c=50 with the same body on every request and
+ * direct, time to first token and the total of a 200-chunk burst stream, first-token and whole-stream p50/p90 over
+ * 100 interleaved streams each of a stream paced like a model (40 content events 20 ms apart) and of the burst, and
+ * throughput at c=50 with the same body on every request and
  * with a new user message per request (median of BENCH_ROUNDS rounds, the targets' order rotating).
  * The Anthropic row: the same body and answer on /v1/messages (the fake upstream speaks the Messages API too), direct
  * and through Bastion, measured in the same sequential loop as chat; its added latency and stream cost are reported
@@ -22,7 +23,8 @@ import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { cpuSince, sampled, startFloor, startServer, type BenchServer } from './lib/child.js';
-import { timeRequests, timeStream } from './lib/client.js';
+import { timeRequests } from './lib/client.js';
+import { interleavedStreams, over, spread, type StreamSamples } from './lib/first-token.js';
 import { benignCorpus, textOfSize } from './lib/inputs.js';
 import { percentile, round } from './lib/stats.js';
 
@@ -121,28 +123,23 @@ for (const t of targets) {
   const aStreamed = await timeRequests(a.url, a.headers, () => messagesBody(true, userText), STREAMS);
   anthropicStreams[t] = { ttft: median(aStreamed.ttfb), total: median(aStreamed.total) };
 }
-// A stream paced like a model (BENCH_PACED_N content events BENCH_PACED_GAP ms apart, after a role event sent at once):
-// direct, through the floor and through Bastion, one of each per round in a rotating order, medians after 5 warm-up
-// rounds. This is how a user's tokens arrive; the 200-event burst above measures the relay's throughput instead.
+// Streams as a user meets them, direct, through the floor and through Bastion interleaved (one of each per round in a
+// rotating order, after 5 warm-up rounds), BENCH_FIRST_TOKEN_ROUNDS (100) of each, reported as p50 and p90: a stream
+// paced like a model (BENCH_PACED_N content events BENCH_PACED_GAP ms apart, after a role event sent at once) — how a
+// user's tokens arrive — and the 200-event burst, whose first token can wait behind the relay's work on the rest.
 const PACED_GAP = Number(process.env.BENCH_PACED_GAP ?? 20);
 const PACED_N = Number(process.env.BENCH_PACED_N ?? 40);
-const PACED_ROUNDS = Number(process.env.BENCH_PACED_ROUNDS ?? 25);
+const FIRST_TOKEN_ROUNDS = Number(process.env.BENCH_FIRST_TOKEN_ROUNDS ?? 100);
 const pacedBody = JSON.stringify({ model: 'bench', stream: true, bench_pace: [PACED_GAP, PACED_N], messages: [{ role: 'user', content: 'Tell me a short story about a fox.' }] });
-const pacedTargets = ['direct', 'floor', 'bastion'] as const;
-const paced = { direct: [], floor: [], bastion: [] } as Record<(typeof pacedTargets)[number], { first: number; total: number }[]>;
+const streamTargets = (['direct', 'floor', 'bastion'] as const).map((name) => ({ name, ...chatTargets[name] }));
 for (const [n, s] of Object.entries(servers)) (n === 'floor' || n === 'bastion' ? s.resume : s.pause)();
-for (let r = 0; r < PACED_ROUNDS + 5; r++) {
-  for (let k = 0; k < pacedTargets.length; k++) {
-    const target = pacedTargets[(r + k) % pacedTargets.length];
-    const { url, headers } = chatTargets[target];
-    const one = await timeStream(url, headers, pacedBody);
-    if (one.events !== PACED_N) throw new Error(`${target}: ${one.events} of ${PACED_N} content events arrived`);
-    if (r >= 5) paced[target].push(one);
-  }
-}
-const pacedMedian = (t: (typeof pacedTargets)[number]) => ({ ttft: median(paced[t].map((x) => x.first)), total: median(paced[t].map((x) => x.total)) });
-const pacedRow = Object.fromEntries(pacedTargets.map((t) => [t, pacedMedian(t)])) as Record<(typeof pacedTargets)[number], { ttft: number; total: number }>;
-const pacedAdded = (t: 'floor' | 'bastion') => ({ ttft: round(pacedRow[t].ttft - pacedRow.direct.ttft), total: round(pacedRow[t].total - pacedRow.direct.total) });
+const paced = await interleavedStreams(streamTargets, pacedBody, FIRST_TOKEN_ROUNDS, 5, PACED_N);
+const burst = await interleavedStreams(streamTargets, chatBody(true, userText), FIRST_TOKEN_ROUNDS, 5);
+const firstTokens = (samples: Record<string, StreamSamples>) => ({
+  first_token_ms: Object.fromEntries(streamTargets.map((t) => [t.name, spread(samples[t.name].first)])),
+  whole_stream_ms: Object.fromEntries(streamTargets.map((t) => [t.name, spread(samples[t.name].total)])),
+  bastion_over_inspecting_floor_ms: { first_token: over(samples.bastion.first, samples.floor.first), whole_stream: over(samples.bastion.total, samples.floor.total) },
+});
 
 const anthropicAdded = { p50: anthropicLatency.bastion.p50 - anthropicLatency.direct.p50, p99: anthropicLatency.bastion.p99 - anthropicLatency.direct.p99 };
 const anthropicStreamAdded = { ttft: anthropicStreams.bastion.ttft - anthropicStreams.direct.ttft, total: anthropicStreams.bastion.total - anthropicStreams.direct.total };
@@ -220,12 +217,8 @@ const report = {
   added_latency_ms: { passthrough: added(latency, 'passthrough'), floor: added(latency, 'floor'), bastion: added(latency, 'bastion') },
   stream_200_chunks_ms: Object.fromEntries(targets.map((t) => [t, { ttft: round(streams[t].ttft), total: round(streams[t].total) }])),
   added_stream_ms: Object.fromEntries((['passthrough', 'floor', 'bastion'] as Target[]).map((t) => [t, { ttft: round(streams[t].ttft - streams.direct.ttft), total: round(streams[t].total - streams.direct.total) }])),
-  paced_stream: {
-    settings: { events: PACED_N, gap_ms: PACED_GAP, rounds: PACED_ROUNDS },
-    ms: Object.fromEntries(pacedTargets.map((t) => [t, { ttft: round(pacedRow[t].ttft), total: round(pacedRow[t].total) }])),
-    added_ms: { floor: pacedAdded('floor'), bastion: pacedAdded('bastion') },
-    bastion_over_inspecting_floor_ms: { ttft: round(pacedRow.bastion.ttft - pacedRow.floor.ttft), total: round(pacedRow.bastion.total - pacedRow.floor.total) },
-  },
+  paced_stream: { settings: { events: PACED_N, gap_ms: PACED_GAP, rounds: FIRST_TOKEN_ROUNDS }, ...firstTokens(paced) },
+  burst_stream_interleaved: { settings: { events: 200, rounds: FIRST_TOKEN_ROUNDS }, ...firstTokens(burst) },
   anthropic_messages: anthropicRow,
   bastion_over_passthrough_stream_ms: { ttft: round(streams.bastion.ttft - streams.passthrough.ttft), total: round(streams.bastion.total - streams.passthrough.total) },
   bastion_over_inspecting_floor_stream_ms: { ttft: round(streams.bastion.ttft - streams.floor.ttft), total: round(streams.bastion.total - streams.floor.total) },
