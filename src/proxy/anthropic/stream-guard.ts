@@ -15,6 +15,8 @@ export interface AnthropicStreamHooks {
   maxToolBytes: number;
   /** Judges one complete tool_use block: the block to release (possibly redacted), or undefined when blocked. */
   judgeToolUse(block: Obj): Promise<Obj | undefined>;
+  /** The text in a blocked call's place: the flow policy's reason when it refused the call, else the plain refusal. */
+  refusalText?(): string;
   /** Credentials and links redacted from the text so far. */
   onLeaks(leaks: Leak[]): void;
   /** A block that is neither text nor a tool call (a server-side tool's call or result) as it starts, or a text's citation. */
@@ -163,7 +165,7 @@ export class AnthropicStreamGuard implements PumpedGuard {
       this.emit({ type: 'content_block_stop', index });
       return;
     }
-    for (const e of textBlockEvents(index, CALL_REFUSAL)) this.emit(e);
+    for (const e of textBlockEvents(index, this.hooks.refusalText?.() ?? CALL_REFUSAL)) this.emit(e);
     this.emit({ type: 'message_delta', delta: { stop_reason: 'refusal', stop_sequence: null }, usage: { output_tokens: this.outputTokens }, bastion: this.hooks.verdict() });
     this.emit({ type: 'error', error: { type: 'permission_error', message: CALL_REFUSAL, code: 'BASTION_ERR_TOOL_CALL_BLOCKED' }, bastion: this.hooks.verdict() });
     this.ended = true;

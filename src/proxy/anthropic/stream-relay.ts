@@ -3,7 +3,8 @@ import type { FastifyRequest } from 'fastify';
 import type { Dispatcher } from 'undici';
 import { pumpGuarded } from '../upstream/pump.js';
 import { noteAnswer } from '../chat/verdict-summary.js';
-import { judgeToolUses, MessageReport } from './message-guard.js';
+import { judgeToolUses, MessageReport, refusalBlock } from './message-guard.js';
+import type { FlowJudgement } from '../flows/call-guard.js';
 import { noteAnswerBlock } from '../flows/answer-sources.js';
 import { AnthropicStreamGuard } from './stream-guard.js';
 import type { UpstreamAbort } from '../upstream/client-gone.js';
@@ -25,6 +26,8 @@ export function relayMessageStream(request: FastifyRequest, upstream: Dispatcher
     maxToolBytes: MAX_TOOL_BYTES,
     write: (text) => out.write(text),
     judgeToolUse: async (block) => (await judgeToolUses(request, [block], report, 'stream'))[0],
+    // The call just refused is the last one the report holds: its text block is the non-streamed answer's.
+    refusalText: () => String(refusalBlock(report.blocked.at(-1) as FlowJudgement | undefined).text),
     onLeaks: (leaks) => report.leaks.push(...leaks),
     noteBlock: (block) => noteAnswerBlock(request, block),
     verdict() {

@@ -32,8 +32,11 @@ export interface AccumulatedCall {
 
 export interface StreamGuardHooks {
   write(text: string): void;
-  /** Inspects the complete tool calls of one choice; returns, per call, whether it may be released. */
-  judgeToolCalls(calls: AccumulatedCall[]): Promise<{ allowed: boolean[]; bastion?: Record<string, unknown> }>;
+  /**
+   * Inspects the complete tool calls of one choice; returns, per call, whether it may be released, and the words the
+   * app reads where a withheld call would have been (the flow policy's reason), when there are any.
+   */
+  judgeToolCalls(calls: AccumulatedCall[]): Promise<{ allowed: boolean[]; bastion?: Record<string, unknown>; refusal?: string }>;
   /** Text leak found: the stream ends here with a content_filter chunk. */
   onLeak(leak: Leak): Record<string, unknown>;
   holdChars: number;
@@ -217,9 +220,11 @@ export class StreamGuard {
     const calls = byIndex ? [...byIndex.entries()].sort((a, b) => a[0] - b[0]).map(([, c]) => c) : [];
     let blocked = false;
     let bastion: Record<string, unknown> | undefined;
+    let refusal: string | undefined;
     if (calls.length > 0) {
       const judged = await this.hooks.judgeToolCalls(calls);
       bastion = judged.bastion;
+      refusal = judged.refusal;
       let out = 0;
       calls.forEach((call, i) => {
         if (!judged.allowed[i]) {
@@ -230,6 +235,8 @@ export class StreamGuard {
         this.writeChoice({ index: choice, delta: { tool_calls }, finish_reason: null });
       });
     }
+    // As in a non-streamed answer, the refusal reads as the assistant's text, just before the finish chunk.
+    if (blocked && refusal) this.writeChoice({ index: choice, delta: { content: refusal }, finish_reason: null });
     if (finish !== null || blocked) {
       this.writeChoice({ ...choiceRest, index: choice, delta: {}, finish_reason: blocked ? 'content_filter' : finish }, blocked ? { bastion } : {});
     }

@@ -2,7 +2,7 @@ import { PassThrough } from 'node:stream';
 import type { FastifyRequest } from 'fastify';
 import type { Dispatcher } from 'undici';
 import { judge } from '../filter/judge.js';
-import { applyFlows } from '../flows/call-guard.js';
+import { applyFlows, type FlowJudgement } from '../flows/call-guard.js';
 import { pumpGuarded, STREAM_INTERRUPTED } from '../upstream/pump.js';
 import { StreamGuard, type AccumulatedCall } from './stream-guard.js';
 import { noteAnswer, summarise, type BastionInfo } from './verdict-summary.js';
@@ -41,7 +41,9 @@ export function relayStream(request: FastifyRequest, upstream: Dispatcher.Respon
         removed_tool_calls: calls.filter((_, i) => !allowed[i]).map((c) => ({ id: c.id, name: c.name })),
       };
       noteAnswer(request, 'stream', bastion);
-      return { allowed, bastion: { ...bastion } };
+      // The flow policy's reasons in plain words (tool and field names only), once each, as the non-streamed text.
+      const why = [...new Set(blocked.map((j) => (j as FlowJudgement).flow?.message).filter((m): m is string => m !== undefined))];
+      return { allowed, bastion: { ...bastion }, ...(why.length > 0 ? { refusal: why.join(' ') } : {}) };
     },
     onLeak(leak) {
       const bastion: BastionInfo = { request_id: request.id, risk_level: 'HIGH', action: 'block', reasons: [{ layer: leak.layer, type: leak.type, score: 1 }], stage: 'output' };

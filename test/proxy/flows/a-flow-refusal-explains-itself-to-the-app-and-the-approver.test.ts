@@ -4,9 +4,9 @@ import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { tenantPolicies } from '../../../src/policy/tenant-policies.js';
 import { writeTenantPolicy } from '../../../src/storage/tenant-policies.js';
 import { DETECTION_OFF } from '../../helpers/flows.js';
-import { anthropicMessage, sendAnthropicJson, toolUseBlock } from '../../helpers/fake-anthropic.js';
-import { completion, fakeUpstream, sendJson } from '../../helpers/fake-upstream.js';
-import { functionCallItem, responseObject } from '../../helpers/fake-responses.js';
+import { anthropicMessage, messageEvents, parseAnthropicEvents, sendAnthropicEvents, sendAnthropicJson, toolUseBlock } from '../../helpers/fake-anthropic.js';
+import { chunk, completion, fakeUpstream, sendJson, sendStream, toolCallDeltas } from '../../helpers/fake-upstream.js';
+import { functionCallItem, parseEvents, responseEvents, responseObject, sendEvents } from '../../helpers/fake-responses.js';
 import { startTestGateway } from '../../helpers/gateway.js';
 import { call } from '../../helpers/http.js';
 import { MASTER_KEY } from '../../helpers/portal.js';
@@ -19,6 +19,11 @@ const chatConversation = [
   { role: 'user', content: 'Summarise my latest e-mail and send the summary to tom@mycorp.example' },
   { role: 'assistant', content: null, tool_calls: [{ id: 'call_inbox', type: 'function', function: { name: 'read_inbox', arguments: '{}' } }] },
   { role: 'tool', tool_call_id: 'call_inbox', content: INBOX },
+];
+const responsesInput = [
+  { role: 'user', content: 'Summarise my latest e-mail and send the summary to tom@mycorp.example' },
+  { type: 'function_call', call_id: 'call_inbox', name: 'read_inbox', arguments: '{}' },
+  { type: 'function_call_output', call_id: 'call_inbox', output: INBOX },
 ];
 const messagesConversation = [
   { role: 'user', content: 'Summarise my latest e-mail and send the summary to tom@mycorp.example' },
@@ -67,15 +72,58 @@ t.test('a call withheld by the flow policy tells the app why, and shows the appr
 
   t.test('Responses: the refusal message in the call\'s place says why', async (t) => {
     upstream.on((_req, res) => sendJson(res, 200, responseObject([functionCallItem('call_bad', 'send_email', JSON.stringify({ to: DROP, body: 'list' }))], { id: 'resp_flow' })));
-    const input = [
-      { role: 'user', content: 'Summarise my latest e-mail and send the summary to tom@mycorp.example' },
-      { type: 'function_call', call_id: 'call_inbox', name: 'read_inbox', arguments: '{}' },
-      { type: 'function_call_output', call_id: 'call_inbox', output: INBOX },
-    ];
-    const body = (await call(`${gw.proxyUrl}/v1/responses`, { headers: { 'x-api-key': key }, body: { model: 'gpt-4.1-mini', input } })).json<{ status: string; output: { type: string; content: { refusal?: string; text?: string }[] }[] }>();
+    const body = (await call(`${gw.proxyUrl}/v1/responses`, { headers: { 'x-api-key': key }, body: { model: 'gpt-4.1-mini', input: responsesInput } })).json<{ status: string; output: { type: string; content: { refusal?: string; text?: string }[] }[] }>();
     t.equal(body.status, 'incomplete');
     t.equal(body.output[0].type, 'message');
     t.match(body.output[0].content[0].refusal ?? body.output[0].content[0].text, holding);
+  });
+
+  t.test('chat streamed: one content chunk says why, before the content_filter finish', async (t) => {
+    const args = JSON.stringify({ to: DROP, body: 'list' });
+    upstream.on((_req, res) => sendStream(res, [chunk({ role: 'assistant', content: null }), ...toolCallDeltas(0, 'call_bad', 'send_email', args, 4), chunk({}, 'tool_calls'), '[DONE]']));
+    const res = await call(`${gw.proxyUrl}/v1/chat/completions`, { headers: { 'x-api-key': key }, body: { model: 'gpt-4o-mini', messages: chatConversation, stream: true } });
+    const chunks = res.body
+      .split('\n\n')
+      .map((b) => b.replace(/^data: /, '').trim())
+      .filter((d) => d !== '' && d !== '[DONE]')
+      .map((d) => JSON.parse(d) as { choices: { delta: { content?: string; tool_calls?: unknown }; finish_reason: string | null }[]; bastion?: { flow?: { message: string } } });
+    const finish = chunks.findIndex((c) => c.choices[0]?.finish_reason === 'content_filter');
+    t.ok(finish > 0, 'the stream ends with content_filter');
+    const said = chunks[finish - 1].choices[0].delta.content;
+    t.match(said, holding);
+    t.equal(chunks[finish].bastion?.flow?.message, said);
+    t.notOk(chunks.some((c) => c.choices[0]?.delta.tool_calls), 'no fragment of the call');
+    t.notMatch(res.body, /mailbox-drop/, 'no argument value in the stream');
+  });
+
+  t.test('Responses streamed: a refusal message in the call\'s place says why', async (t) => {
+    upstream.on((_req, res) => sendEvents(res, responseEvents(responseObject([functionCallItem('call_bad', 'send_email', JSON.stringify({ to: DROP, body: 'list' }))], { id: 'resp_flow_s' }))));
+    const res = await call(`${gw.proxyUrl}/v1/responses`, { headers: { 'x-api-key': key }, body: { model: 'gpt-4.1-mini', input: responsesInput, stream: true } });
+    const events = parseEvents(res.body);
+    const types = events.map((e) => e.type);
+    t.same(
+      types.filter((type) => /output_item|content_part|refusal/.test(String(type))),
+      ['response.output_item.added', 'response.content_part.added', 'response.refusal.delta', 'response.refusal.done', 'response.content_part.done', 'response.output_item.done'],
+    );
+    t.match(events.find((e) => e.type === 'response.refusal.delta')!.delta, holding);
+    t.match(events.find((e) => e.type === 'response.refusal.done')!.refusal, holding);
+    const last = events.at(-1)! as { type: string; response: { output: { type: string; content: { refusal?: string }[] }[] } };
+    t.equal(last.type, 'response.incomplete');
+    t.match(last.response.output[0].content[0].refusal, holding);
+    t.notMatch(res.body, /mailbox-drop/, 'no argument value in the stream');
+  });
+
+  t.test('Messages streamed: a text block in the tool_use\'s place says why, before the refusal stop', async (t) => {
+    upstream.on((_req, res) => sendAnthropicEvents(res, messageEvents(anthropicMessage([toolUseBlock('toolu_bad', 'send_email', { to: DROP, body: 'list' })]))));
+    const res = await call(`${gw.proxyUrl}/v1/messages`, { headers: { 'x-bastion-key': key }, body: { model: 'claude-sonnet-4-5', max_tokens: 256, messages: messagesConversation, stream: true } });
+    const events = parseAnthropicEvents(res.body);
+    const at = events.findIndex((e) => e.type === 'content_block_start');
+    t.same(events.slice(at, at + 4).map((e) => e.type), ['content_block_start', 'content_block_delta', 'content_block_stop', 'message_delta']);
+    t.equal((events[at].content_block as { type: string }).type, 'text');
+    t.match((events[at + 1].delta as { text: string }).text, holding);
+    t.equal((events[at + 3].delta as { stop_reason: string }).stop_reason, 'refusal');
+    t.notOk(events.some((e) => (e.content_block as { type?: string } | undefined)?.type === 'tool_use'), 'no tool_use block');
+    t.notMatch(res.body, /mailbox-drop/, 'no argument value in the stream');
   });
 
   t.test('MCP: the JSON-RPC error says why', async (t) => {
