@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { lazySerializers } from './lazy-serializer.js';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import { BastionError } from '../errors.js';
@@ -46,6 +47,7 @@ export function createHttpApp(options: HttpAppOptions): FastifyInstance {
     frameworkErrors,
   });
   app.setValidatorCompiler(validatorCompiler);
+  lazySerializers(app);
   boundJsonDepth(app);
   app.setErrorHandler(errorHandler);
   app.setNotFoundHandler((request, reply) => {

@@ -37,7 +37,7 @@ for (const backend of ['sqlite', 'postgres'] as StorageBackend[]) {
 
     const storage = openStorage(url, { masterKey: MASTER_KEY });
     t.teardown(() => storage.close());
-    t.same(await migrate(storage), ['0010-agent-identity', '0011-mcp-proxy', '0012-flow-policies', '0013-flow-state-parts']);
+    t.same(await migrate(storage), ['0010-agent-identity', '0011-mcp-proxy', '0012-flow-policies', '0013-flow-state-parts', '0014-flow-destinations']);
 
     const agents = await storage.db.selectFrom('agents').select(['tenant_id', 'status']).where('did', '=', DID).orderBy('tenant_id').execute();
     t.same(agents, [{ tenant_id: 'acme', status: 'revoked' }, { tenant_id: 'globex', status: 'revoked' }], 'neither proved the key: both revoked');

@@ -12,7 +12,7 @@ for (const backend of ['sqlite', 'postgres'] as StorageBackend[]) {
     t.teardown(() => storage.close());
 
     t.test('migrations apply once and are idempotent', async (t) => {
-      t.same(await migrate(storage), ['0001-foundation', '0002-portal', '0003-evolution', '0004-tenant-policies', '0005-evolution-scope', '0006-agents', '0007-payments', '0008-syndicates', '0010-agent-identity', '0011-mcp-proxy', '0012-flow-policies', '0013-flow-state-parts']);
+      t.same(await migrate(storage), ['0001-foundation', '0002-portal', '0003-evolution', '0004-tenant-policies', '0005-evolution-scope', '0006-agents', '0007-payments', '0008-syndicates', '0010-agent-identity', '0011-mcp-proxy', '0012-flow-policies', '0013-flow-state-parts', '0014-flow-destinations']);
       t.same(await migrate(storage), []);
     });
 

@@ -13,8 +13,8 @@ export interface Asset {
   url: string;
   type: string;
   body: Buffer;
-  br: Buffer;
-  gzip: Buffer;
+  readonly br: Buffer;
+  readonly gzip: Buffer;
 }
 
 const TYPES: Record<string, string> = {
@@ -52,14 +52,21 @@ function asset(name: string, file: string): Asset {
   const ext = extname(file);
   const hash = createHash('sha256').update(body).digest('base64url').slice(0, 12).replace(/[-_]/g, 'x');
   const stem = basename(file, ext).replace(/[^A-Za-z0-9-]/g, '-');
+  let br: Buffer | undefined;
+  let gzip: Buffer | undefined;
   return {
     name,
     url: `/console/assets/${stem}.${hash}${ext}`,
     type: TYPES[ext] ?? 'application/octet-stream',
     body,
-    // Compressed once at start-up, at the highest levels: the files never change while the process runs.
-    br: brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: body.length } }),
-    gzip: gzipSync(body, { level: 9 }),
+    // Compressed once, on the first request that asks for the form, at the highest levels: the files never change
+    // while the process runs, and a process that never serves the console (a sidecar, a test) never pays for it.
+    get br() {
+      return (br ??= brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: body.length } }));
+    },
+    get gzip() {
+      return (gzip ??= gzipSync(body, { level: 9 }));
+    },
   };
 }
 
@@ -67,7 +74,7 @@ let loaded: Asset[] | undefined;
 
 /**
  * Every console asset: the vendored libraries and the files of src/console (app modules as `app/<file>`). Read and
- * compressed once per process (the highest compression levels cost ~0.3 s), however many listeners serve them.
+ * each form compressed on first use (the highest compression levels cost ~0.5 s for all), however many listeners serve them.
  */
 export function loadAssets(): Asset[] {
   loaded ??= readAssets();
