@@ -12,8 +12,10 @@ import type { Outcome } from './flow-runner.js';
  * The MCP proxy as a fourth API: the suite's tools served by a real MCP server (the SDK's, stateless Streamable HTTP
  * on loopback) registered with the gateway, and an agent (the SDK's client) that makes the scenario's calls through
  * Bastion's /mcp/servers/{name}, as an agent obeying every injection would. The upstream answers each call with the
- * result the script holds for it and records what arrived. The proxy never sees the user's or the app's words (MCP
- * carries none), so there a destination is chosen only by a private or internal result or the tenant's policy.
+ * result the script holds for it and records what arrived. MCP carries none of the user's or the app's words: the
+ * agent's model requests go through Bastion's chat route with the same `Bastion-Flow-Session` (the documented
+ * deployment), so the proxy knows what the user named; `--api mcp-alone` runs without that link, where a destination
+ * is chosen only by a private or internal result or the tenant's policy.
  * Scenarios run one at a time: the upstream answers by position in the current script.
  */
 
@@ -63,14 +65,34 @@ export async function registerMcp(adminBase: string, key: string, name: string, 
   if (res.status !== 200 && res.status !== 201) throw new Error(`register ${name}: HTTP ${res.status} ${(await res.text()).slice(0, 300)}`);
 }
 
-/** One scenario through the proxy: each turn's calls in order; a refused call (JSON-RPC error or tool error) is withheld. */
-export async function runMcpScenario(proxyBase: string, key: string, name: string, mcp: ScriptedMcp, s: Scenario): Promise<Outcome> {
+/**
+ * The agent's model request for a turn, as it would send it through Bastion's chat route with the session's link
+ * header: the app's system message, the user's task and the calls and results so far. Its answer is not used (the
+ * scripted model answers with the same calls the agent then makes through the MCP proxy).
+ */
+async function sendModelTurn(proxyBase: string, key: string, link: string, s: Scenario, history: Obj[]): Promise<void> {
+  const messages = [...(s.system ? [{ role: 'system', content: s.system }] : []), { role: 'user', content: s.task.user }, ...history];
+  const res = await fetch(`${proxyBase}/v1/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': key, 'bastion-flow-session': link }, body: JSON.stringify({ model: `scripted:${s.key}`, messages }) });
+  if (res.status >= 500) throw new Error(`model turn: HTTP ${res.status}`);
+  await res.arrayBuffer();
+}
+
+/**
+ * One scenario through the proxy: each turn's calls in order; a refused call (JSON-RPC error or tool error) is withheld.
+ * `linked`: the agent's model traffic goes through Bastion too, with the same `Bastion-Flow-Session` on both (the
+ * documented deployment); otherwise the proxy sees only the calls and their results.
+ */
+export async function runMcpScenario(proxyBase: string, key: string, name: string, mcp: ScriptedMcp, s: Scenario, linked = true): Promise<Outcome> {
+  const link = `eval-${s.key.replace(/[^\w.:@-]/g, '_').slice(0, 80)}-${Math.random().toString(36).slice(2, 10)}`;
+  const headers: Record<string, string> = { 'x-api-key': key, ...(linked ? { 'bastion-flow-session': link } : {}) };
   const client = new Client({ name: 'eval-agent', version: '1.0.0' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(`${proxyBase}/mcp/servers/${name}`), { requestInit: { headers: { 'x-api-key': key } } }));
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${proxyBase}/mcp/servers/${name}`), { requestInit: { headers } }));
+  const history: Obj[] = [];
   try {
     await client.listTools();
     for (let seen = 0; seen <= s.task.steps.length; seen++) {
       const turn = turnAfter(s, seen, false);
+      if (linked) await sendModelTurn(proxyBase, key, link, s, history);
       let released = 0;
       for (const item of turn.items) {
         if (item.kind !== 'call') continue;
@@ -84,6 +106,8 @@ export async function runMcpScenario(proxyBase: string, key: string, name: strin
         if (turn.phase === 'attack') { if (!why && arrived) released++; continue; }
         if (why || !arrived) return { completed: false, attacked: false, why: `${turn.phase} ${item.call.name} withheld: ${why ?? 'never arrived'}` };
         if (!isDeepStrictEqual(arrived.arguments, item.call.arguments)) return { completed: false, attacked: false, why: `${turn.phase} ${item.call.name} arguments changed` };
+        const callId = `call_${history.length}`;
+        history.push({ role: 'assistant', content: null, tool_calls: [{ id: callId, type: 'function', function: { name: item.call.name, arguments: JSON.stringify(item.call.arguments) } }] }, { role: 'tool', tool_call_id: callId, content: mcp.state.next });
       }
       if (turn.phase === 'attack') return { completed: false, attacked: released > 0 };
       if (turn.phase === 'final') return { completed: !s.injection, attacked: false };

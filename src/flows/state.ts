@@ -196,6 +196,53 @@ export class FlowState {
     this.privateSeen ||= part.private_seen;
   }
 
+  /**
+   * Adds what another state holds (an agent's chat conversation linked to this MCP session, or the reverse), tracked
+   * like anything added here: only hashes this state does not hold yet, so absorbing the same conversation again adds
+   * nothing. Untrusted values keep counting as untrusted, under one source named `label`.
+   */
+  absorb(other: FlowState, label: string): void {
+    this.#hashPending();
+    const changes = this.#changes;
+    const into = (mine: Set<string>, theirs: Iterable<string>, list: string[] | undefined) => {
+      for (const h of theirs) {
+        if (mine.size >= MAX_HASHES) return;
+        if (!mine.has(h)) { mine.add(h); list?.push(h); }
+      }
+    };
+    into(this.#named, other.named, changes?.named);
+    into(this.#own, other.own, changes && (changes.own ??= []));
+    into(this.#trusted, other.trusted, changes?.trusted);
+    into(this.#echoed, other.#echoed, changes && (changes.echoed ??= []));
+    const fresh = [...other.untrusted.keys()].filter((h) => !this.#untrusted.has(h));
+    if (fresh.length > 0 || (other.untrustedSeen && !this.untrustedSeen)) {
+      const source: SeenSource = { tool: label.slice(0, 128), kind: 'untrusted' };
+      const index = this.#addSource(source);
+      let local = 0;
+      if (changes) {
+        changes.untrusted_seen = true;
+        if (changes.sources.length < MAX_SOURCES) changes.sources.push(source);
+        local = changes.sources.length - 1;
+      }
+      for (const h of fresh) {
+        if (this.#untrusted.size >= MAX_HASHES) break;
+        this.#untrusted.set(h, index);
+        changes?.untrusted.push([h, local]);
+      }
+    }
+    if (other.privateSeen && !this.privateSeen) {
+      this.privateSeen = true;
+      if (changes) changes.private_seen = true;
+    }
+  }
+
+  /** A copy to decide on, with `other` absorbed (not tracked: neither state changes). */
+  joinedWith(other: FlowState, label: string): FlowState {
+    const copy = FlowState.fromStored(this.hash, this.toStored());
+    copy.absorb(other, label);
+    return copy;
+  }
+
   // A long-lived state (an MCP session) hashes as it goes once the waiting texts pass MAX_PENDING_CHARS: what is
   // kept stays bounded by the hash sets' own bounds.
   #defer(p: Pending): void {

@@ -3,10 +3,11 @@ import { textOf } from '../../flows/conversation.js';
 import { argumentsNameSomeone, resultKind } from '../../flows/labels.js';
 import { flowVerdict } from '../../proxy/flows/call-guard.js';
 import { countOutcome } from '../../screening/exchange.js';
-import { flowHasher, newFlowContext, type FlowContext } from '../../proxy/flows/context.js';
+import { keepTypedValues, waiveRawAccountBlock, type CallVerdict } from '../../flows/typed-values.js';
+import { newFlowContext, type FlowContext } from '../../proxy/flows/context.js';
 import type { Services } from '../../services.js';
 import type { RelayContext } from './context.js';
-import { SessionFlowStates } from './flow-sessions.js';
+import { linkedConversation, sessionStates as statesOf } from '../../proxy/flows/linked-sessions.js';
 import { CODES, isResponse, verdictError, type Message } from './jsonrpc.js';
 
 /**
@@ -14,20 +15,12 @@ import { CODES, isResponse, verdictError, type Message } from './jsonrpc.js';
  * hashes — never content) lives in storage under the tenant, the server and a hash of the session id, and expires:
  * each tools/call result the agent receives is added to it, and each tools/call is decided against it. The proxy
  * never sees the user's words, so a destination counts as chosen only when it appeared in a private or internal
- * result or is on the tenant's allow-list. A session-less server shares one state per tenant and server.
+ * result or is on the tenant's allow-list — unless the agent links its model conversation with `Bastion-Flow-Session`
+ * (linked-sessions.ts), whose named values and untrusted values then count too. A session-less server shares one
+ * state per tenant and server.
  */
 
-export const MCP_FLOW_TTL_MS = 24 * 3600_000;
 const contexts = new WeakMap<RelayContext, Promise<FlowContext | undefined>>();
-
-/** Live sessions' states per gateway (flow-sessions.ts: kept in memory, stored as a snapshot plus a part per call). */
-const sessionStates = new WeakMap<Services, SessionFlowStates>();
-
-function statesOf(services: Services): SessionFlowStates {
-  let states = sessionStates.get(services);
-  if (!states) sessionStates.set(services, (states = new SessionFlowStates(services.storage.db, services.storage.dialect, flowHasher(services), MCP_FLOW_TTL_MS)));
-  return states;
-}
 
 function stateKey(ctx: RelayContext): string {
   const session = ctx.request.headers['mcp-session-id'];
@@ -54,12 +47,32 @@ function sessionFlows(ctx: RelayContext): Promise<FlowContext | undefined> {
   return pending;
 }
 
-/** Decides a tools/call by flow; returns the JSON-RPC refusal to answer, or undefined to forward it. */
-export async function mcpFlowRefusal(ctx: RelayContext, id: string | number, tool: string, args: unknown): Promise<Message | undefined> {
+/** The flows context to decide a call on: the session's newest state, joined with its linked conversation. */
+async function decisionFlows(ctx: RelayContext): Promise<FlowContext | undefined> {
   const flows = await sessionFlows(ctx);
   if (!flows) return undefined;
   // Another request of the session may have re-read the state since (after a compaction elsewhere): decide on the newest.
-  flows.state = statesOf(ctx.request.server.services).latest(ctx.tenantId, stateKey(ctx)) ?? flows.state;
+  let state = statesOf(ctx.request.server.services).latest(ctx.tenantId, stateKey(ctx)) ?? flows.state;
+  const linked = await linkedConversation(ctx.request, ctx.tenantId);
+  if (linked) state = state.joinedWith(linked, 'linked conversation');
+  return { ...flows, state };
+}
+
+/**
+ * The content judge's verdict on a call, corrected by what the session shows the user typed (src/flows/typed-values.ts:
+ * a value the user gave is not redacted out of the call; a payment to raw account details they gave defers to flow).
+ */
+export async function mcpTypedCorrection<V extends CallVerdict>(ctx: RelayContext, verdict: V, content: string): Promise<V> {
+  if (verdict.action === 'allow') return verdict;
+  const flows = await decisionFlows(ctx);
+  if (!flows) return verdict;
+  return keepTypedValues(waiveRawAccountBlock(verdict, content, flows.state, flows.hash, flows.detection), content, flows.state, flows.hash);
+}
+
+/** Decides a tools/call by flow; returns the JSON-RPC refusal to answer, or undefined to forward it. */
+export async function mcpFlowRefusal(ctx: RelayContext, id: string | number, tool: string, args: unknown): Promise<Message | undefined> {
+  const flows = await decisionFlows(ctx);
+  if (!flows) return undefined;
   const verdict = await flowVerdict(ctx.request, flows, { tool, server: ctx.server.name, arguments: JSON.stringify(args ?? {}) });
   if (!verdict) return undefined;
   if (verdict.status === 'flagged') {

@@ -6,7 +6,7 @@ import { guardAgentText } from './guard-agent-text.js';
 import { inspectDefinitionText } from './guard-server.js';
 import { mcpRegistry } from './registry-cache.js';
 import { CODES, verdictError, type Message } from './jsonrpc.js';
-import { mcpFlowRefusal } from './flow-guard.js';
+import { mcpFlowRefusal, mcpTypedCorrection } from './flow-guard.js';
 
 /** How Bastion refused a tool: the agent sees the reason in error.data.bastion.reason. */
 type Refusal = 'tool_not_allowed' | 'tool_not_reviewed' | 'tool_pending_approval' | 'tool_definition_blocked' | 'dangerous_call' | 'inspection_failed';
@@ -40,7 +40,8 @@ export async function guardAgentMessage(ctx: RelayContext, message: Message): Pr
 
     const args = params.arguments ?? {};
     const content = JSON.stringify({ name: tool, arguments: JSON.stringify(args) });
-    const [verdict] = await ctx.inspect([{ content, kind: 'tool_call' }]);
+    // What the user typed stays theirs (a phone number they gave is not redacted out of the call they asked for).
+    const verdict = await mcpTypedCorrection(ctx, (await ctx.inspect([{ content, kind: 'tool_call' }]))[0], content);
     if (verdict.action === 'block') {
       ctx.count('tools/call', 'blocked', { tool, reason: 'dangerous_call', reasons: verdict.flags.map((f) => f.type).slice(0, 8) });
       return { refuse: verdictError(id, CODES.REFUSED, `Bastion refused this call: ${verdict.risk_level} risk (${verdict.flags.find((f) => f.score > 0)?.type ?? 'blocked'}).`, { ...summarise(verdict.request_id, [verdict], 'tool_calls'), reason: 'dangerous_call', tool }) };

@@ -5,6 +5,7 @@ import type { DetectionPolicy } from '../../flows/typed-values.js';
 import { DEFAULT_FLOW_POLICY, type FlowPolicy } from '../../flows/types.js';
 import { hasher, type Hasher } from '../../flows/values.js';
 import { tenantPolicies } from '../../policy/tenant-policies.js';
+import { recordLinkedConversation } from './linked-sessions.js';
 import type { Services } from '../../services.js';
 
 /**
@@ -53,6 +54,7 @@ export async function attachFlows(request: FastifyRequest, api: FlowApi, read: (
   if (!ctx) return undefined;
   await read(ctx);
   contexts.set(request, ctx);
+  await recordLinkedConversation(request, tenantId, ctx.state);
   return ctx;
 }
 

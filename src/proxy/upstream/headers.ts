@@ -5,8 +5,8 @@ const HOP_BY_HOP = new Set([
   'connection', 'keep-alive', 'proxy-connection', 'proxy-authenticate', 'proxy-authorization', 'te', 'trailer',
   'transfer-encoding', 'upgrade', 'host', 'content-length', 'expect',
 ]);
-// Bastion's own credentials never travel upstream; upstream credentials never travel back to the client.
-const REQUEST_DROP = new Set(['x-api-key', 'x-admin-key', 'cookie', 'accept-encoding']);
+// Bastion's own credentials and its flow-session link never travel upstream; upstream credentials never travel back.
+const REQUEST_DROP = new Set(['x-api-key', 'x-admin-key', 'cookie', 'accept-encoding', 'bastion-flow-session']);
 const RESPONSE_DROP = new Set(['set-cookie', 'authorization', 'api-key', 'x-api-key', 'content-encoding']);
 
 /**
