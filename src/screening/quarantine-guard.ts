@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { Kind, Role } from '../inspect/types.js';
 import { tenantPolicies } from '../policy/tenant-policies.js';
+import { DEFAULT_FLOW_POLICY } from '../flows/types.js';
 import { metricsOf } from '../telemetry/metrics.js';
 import { judge, type Judgement } from './judge.js';
 import type { QuarantineEntry } from './quarantine.js';
@@ -55,6 +56,9 @@ export async function quarantineBlocked(
     return undefined;
   }
   const stage = point === 'request' ? 'request' : 'tool_result';
+  // Containment stands when the flow policy is on and refuses (or holds for approval) rather than only flags.
+  const flows = policy.flows ?? DEFAULT_FLOW_POLICY;
+  const contained = flows.enabled && flows.action !== 'flag';
   const settled = await quarantineResults(
     blocked.map((i) => ({ content: texts[i].content, verdict: verdicts[i], at: { stage, ...texts[i].at } })),
     async (contents) =>
@@ -66,6 +70,7 @@ export async function quarantineBlocked(
         record: false,
         ersReadOnly: true,
       }),
+    { contained },
   );
   if (!settled.every((s) => s.quarantined)) {
     observe('blocked', blocked.length);

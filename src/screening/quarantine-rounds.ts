@@ -1,3 +1,4 @@
+import { riskOf } from '../inspect/layers/decision.js';
 import type { Flag, Verdict } from '../inspect/types.js';
 import { addSpan, entryOf, keepsEnough, MAX_ROUNDS, render, segmentSpanOf, type QuarantineEntry, type RemovedRange } from './quarantine.js';
 
@@ -30,7 +31,22 @@ export function quarantineFlags(entry: QuarantineEntry): Flag[] {
   ];
 }
 
-export async function quarantineResults(blocked: readonly Blocked[], rejudge: Rejudge): Promise<Settled[]> {
+/**
+ * Whether the only thing still blocking a rewrite is the statistical model's reading of the whole rest: no segment,
+ * pattern, structure, credential or URL finding at HIGH or above. A phishing mail or a suspicious diff the user asked
+ * to have reviewed reads as an injection to the model all through, once its order to the assistant is cut.
+ */
+export function blockedByModelOnly(verdict: Pick<Verdict, 'flags'>): boolean {
+  const blocking = verdict.flags.filter((f) => riskOf(f.score) === 'HIGH' || riskOf(f.score) === 'BLOCK');
+  return blocking.length > 0 && blocking.every((f) => f.layer === 'semantic' && f.type === 'indirect_injection' && (f.detail ?? '').startsWith('model probability'));
+}
+
+/**
+ * `contained`: the tenant's flow policy holds the result as untrusted (no call can carry its values out unchosen). Then a
+ * rewrite from which at least one segment addressed to the assistant was cut, and that only the statistical model still
+ * blocks, is forwarded with a `model_only_remainder` flag (quarantine.ts keeps the ranges; the flow policy the rest).
+ */
+export async function quarantineResults(blocked: readonly Blocked[], rejudge: Rejudge, { contained = false }: { contained?: boolean } = {}): Promise<Settled[]> {
   const state = blocked.map((b) => ({ ranges: [] as RemovedRange[], verdict: b.verdict, failed: false }));
   for (let round = 0; round < MAX_ROUNDS; round++) {
     const pending: number[] = [];
@@ -51,8 +67,14 @@ export async function quarantineResults(blocked: readonly Blocked[], rejudge: Re
     pending.forEach((i, k) => (state[i].verdict = verdicts[k]));
   }
   return state.map((s, i) => {
-    if (s.failed || s.verdict.action === 'block' || s.ranges.length === 0) return { quarantined: false };
+    if (s.ranges.length === 0) return { quarantined: false };
+    const remainder = s.verdict.action === 'block' && contained && s.verdict.secrets.length === 0 && !segmentSpanOf(s.verdict) && blockedByModelOnly(s.verdict);
+    if ((s.failed && !remainder) || (s.verdict.action === 'block' && !remainder)) return { quarantined: false };
     const rendered = render(blocked[i].content, s.ranges);
+    if (remainder) {
+      const flag: Flag = { layer: 'quarantine' as Flag['layer'], type: 'model_only_remainder', score: 0.5, category: 'quarantined_result' };
+      return { quarantined: true, text: rendered, verdict: { ...s.verdict, flags: [...s.verdict.flags, flag] }, entry: entryOf(blocked[i].content, s.ranges, blocked[i].at) };
+    }
     // A credential in what is left is redacted as in any result (the second judgement's redaction is of the rewrite).
     const text = s.verdict.action === 'redact' ? s.verdict.redacted_content : rendered;
     return { quarantined: true, text, verdict: s.verdict, entry: entryOf(blocked[i].content, s.ranges, blocked[i].at) };
