@@ -31,7 +31,9 @@ import { assertEvolutionConfig, createEvolution } from './evolution/service.js';
 import { noteOwnListeners } from './mcp/proxy/own-listeners.js';
 import { RedisAnchor, useRedisAnchor } from './storage/activity-anchor.js';
 
-export class StartupError extends Error {}
+import { StartupError } from './startup-error.js';
+
+export { StartupError };
 
 export interface Gateway {
   services: Services;

@@ -4,7 +4,7 @@ import { RedisAnchor, useRedisAnchor } from '../storage/activity-anchor.js';
 import { migrate, openStorage } from '../storage/database.js';
 import { closeRedis, connectRedis, createRedis } from '../redis/client.js';
 import { TENANT_ID, parse } from './args.js';
-import { StartupError } from '../runtime.js';
+import { StartupError } from '../startup-error.js';
 import { UsageError } from './usage-error.js';
 
 export const AGENTS_USAGE = 'agents verify-log --tenant ID';
