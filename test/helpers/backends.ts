@@ -44,14 +44,23 @@ export function redisPrefix(): string {
   return `bastion-test:${randomBytes(6).toString('hex')}:`;
 }
 
+/** Whether the server answers; a busy machine may take a while to accept, so a refused or slow probe is tried again. */
 export async function available(kind: 'postgres' | 'redis'): Promise<boolean> {
+  for (let attempt = 0; attempt < 3; attempt++) {
+    if (await answers(kind)) return true;
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+  return false;
+}
+
+async function answers(kind: 'postgres' | 'redis'): Promise<boolean> {
   try {
     if (kind === 'postgres') {
-      const c = new pg.Client({ connectionString: PG_ADMIN_URL, connectionTimeoutMillis: 1500 });
+      const c = new pg.Client({ connectionString: PG_ADMIN_URL, connectionTimeoutMillis: 5000 });
       await c.connect();
       await c.end();
     } else {
-      const r = new Redis(REDIS_URL, { lazyConnect: true, connectTimeout: 1500, maxRetriesPerRequest: 0, retryStrategy: () => null });
+      const r = new Redis(REDIS_URL, { lazyConnect: true, connectTimeout: 5000, maxRetriesPerRequest: 0, retryStrategy: () => null });
       r.on('error', () => {});
       await r.connect();
       await r.quit();
