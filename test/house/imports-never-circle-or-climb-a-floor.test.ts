@@ -11,7 +11,7 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url));
  */
 const FLOORS: readonly (readonly string[])[] = [
   // 0: pure cores and data: no I/O of their own, no framework.
-  ['src/errors.ts', 'src/lazy.ts', 'src/config/', 'src/memory/', 'src/inspect/', 'src/agents/', 'src/payments/', 'src/tunnels/', 'src/ext/', 'src/flows/',
+  ['src/errors.ts', 'src/startup-error.ts', 'src/lazy.ts', 'src/config/', 'src/memory/', 'src/inspect/', 'src/agents/', 'src/payments/', 'src/tunnels/', 'src/ext/', 'src/flows/',
     'src/auth/crypto-box.ts', 'src/auth/key-material.ts', 'src/auth/entitlements.ts', 'src/mcp/proxy/tool-pins.ts'],
   // 1: state and the outside: databases, Redis, outbound HTTP to providers, model files and their runtime.
   ['src/storage/', 'src/redis/', 'src/upstream/', 'src/models/'],

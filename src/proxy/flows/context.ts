@@ -1,9 +1,11 @@
-import { hkdfSync, randomBytes } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import { FlowState } from '../../flows/state.js';
 import type { DetectionPolicy } from '../../flows/typed-values.js';
 import { DEFAULT_FLOW_POLICY, type FlowPolicy } from '../../flows/types.js';
-import { hasher, type Hasher } from '../../flows/values.js';
+import type { Hasher } from '../../flows/values.js';
+import { flowHasher } from './hasher.js';
+
+export { flowHasher };
 import { tenantPolicies } from '../../policy/tenant-policies.js';
 import { recordLinkedConversation } from './linked-sessions.js';
 import type { Services } from '../../services.js';
@@ -28,23 +30,6 @@ export interface FlowContext {
 }
 
 const contexts = new WeakMap<FastifyRequest, FlowContext>();
-const hashers = new WeakMap<object, Hasher>();
-const HASH_LABEL = 'bastion/flow-value-hash/v1';
-
-/**
- * One hash key per gateway: derived from BASTION_MASTER_KEY (the same on every replica and across restarts, so stored
- * states match), else random per process (a state stored by another process then matches no value: its sources
- * still count as seen and destinations read as unknown, so the decision only refuses more).
- */
-export function flowHasher(services: Pick<Services, 'config'>): Hasher {
-  let h = hashers.get(services);
-  if (!h) {
-    const master = services.config.masterKey;
-    const key = master ? Buffer.from(hkdfSync('sha256', master, Buffer.alloc(0), HASH_LABEL, 32)) : randomBytes(32);
-    hashers.set(services, (h = hasher(key)));
-  }
-  return h;
-}
 
 /** Builds the request's flow context (tenant policy, fresh state) and lets `read` fill the state from the conversation. */
 export async function attachFlows(request: FastifyRequest, api: FlowApi, read: (ctx: FlowContext) => void | Promise<void>): Promise<FlowContext | undefined> {

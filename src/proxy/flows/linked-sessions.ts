@@ -3,7 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import type { FlowState } from '../../flows/state.js';
 import type { Services } from '../../services.js';
 import { SessionFlowStates } from '../../mcp/proxy/flow-sessions.js';
-import { flowHasher } from './context.js';
+import { flowHasher } from './hasher.js';
 
 /**
  * One agent, two doors: its model traffic through the chat, Messages or Responses route and its tools through the MCP
