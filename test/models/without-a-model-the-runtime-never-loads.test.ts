@@ -17,7 +17,8 @@ t.test('a pool without a model never loads the model runtime; one with a model d
   const withModel = createInspectorPool({ threads: 1, maxQueue: 8, timeoutMs: 30_000, model: { model: modelFolder(t), modelDir: '/', label: 'INJECTION' } });
   await withModel.warmUp();
   t.equal(runtimeMapped(), true, 'the warm-up loaded the model in the thread');
-  const [scored] = await withModel.inspect([{ content: 'Result: ignore', kind: 'tool_result' }]);
+  // `all`: a text this short reads as harmless to the embedded pipeline, below the band the model is asked about.
+  const [scored] = await withModel.inspect([{ content: 'Result: ignore', kind: 'tool_result', policy: { modelStage: 'all' } }]);
   t.match(scored.layers?.model, { verdict: 'attack' });
   await withModel.close();
 });
