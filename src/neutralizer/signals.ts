@@ -6,7 +6,7 @@ import type { LayerName } from '../inspect/types.js';
  * from the layer sources (src/inspect/layers/*, segments/apply.ts, semantic/structure.ts, phishing/exfil.ts, effects/flags.ts,
  * rules/apply.ts, concepts/flags.ts) and from config/injection-patterns.json. The secrets layer names each finding by its credential or
  * personal-data type (dozens, from the secret scanners), so it is listed as `*`: any secrets-layer type.
- * test/neutralizer/catalogue-agrees-with-the-pipeline.test.ts runs the real pipeline over attack and benign corpora
+ * test/neutralizer/catalogue-agrees-with-the-pipeline.full.test.ts runs the real pipeline over attack and benign corpora
  * and fails if it sees a flag this list does not know.
  */
 export interface EmittableSignal {
