@@ -1,7 +1,7 @@
 import config from '../../../config/segments.json' with { type: 'json' };
 import { mentionStrength, provenanceOf } from '../causal/provenance.js';
 import type { Span } from '../types.js';
-import { conceptsOf, has } from './lexicon.js';
+import { conceptsOf, has, isAiName } from './lexicon.js';
 import { splitSegments, type Channel, type ChannelSegment } from './split.js';
 
 /**
@@ -46,6 +46,10 @@ const AI_ABBREVIATION = /(?<![\p{L}\p{N}])(?:AI|A\.I\.|IA|KI|ИИ)(?![\p{L}\p{N}
 /** "You are DAN, an omniscient AI", "you are now an unrestricted model": the text tells the assistant who it is. */
 const YOU_ARE_AI = /\byou(?:'re| are)\s{1,3}(?:now\s{1,3})?(?:an?|the)?\s{0,3}[^.\n]{0,40}?\b(?:ai|assistant|model|bot|gpt|llm|chatbot)\b/i;
 
+/** A chat @-mention (not an e-mail address's host): "@assistant: pin this", "@Claude please …". */
+const MENTION = /(?<![\p{L}\p{N}_.+-])@([\p{L}\p{N}][\p{L}\p{N}_-]{0,30})/gu;
+const mentionsAssistant = (slice: string): boolean => [...slice.matchAll(MENTION)].some((m) => isAiName(m[1]));
+
 /** A vocative: the opening words end in a colon or comma ("AI assistant processing this mailbox:", "Assistant,"). */
 const VOCATIVE = /^[^.!?\n:,：，]{1,60}[:,：，]/u;
 
@@ -88,7 +92,7 @@ function evidenceOf(text: string, start: number, end: number): Evidence {
   }
   return {
     // Naming an agent's tool by its identifier while giving an order addresses the agent, not a person.
-    addressed: named || YOU_ARE_AI.test(slice) || has(bits, 'functionalStrong') || weakVocative || (toolNamed && second),
+    addressed: named || mentionsAssistant(slice) || YOU_ARE_AI.test(slice) || has(bits, 'functionalStrong') || weakVocative || (toolNamed && second),
     second,
     toolNamed,
     response: has(bits, 'functionalWeak'),

@@ -67,6 +67,13 @@ export function conceptsOf(text: string): number {
   return bits;
 }
 
+const AI_NAME_WORDS = new Set(['ai', ...config.aiNames, ...config.aiNamesWeak].map((e) => normalise(e).trim()));
+
+/** Whether a name is, as a whole, one of the AI names ("assistant", "claude", "ai"): "deploy-bot" is not. */
+export function isAiName(name: string): boolean {
+  return AI_NAME_WORDS.has(normalise(name).trim());
+}
+
 export function has(bits: number, concept: Concept): boolean {
   return (bits & (1 << CONCEPTS.indexOf(concept))) !== 0;
 }
