@@ -1,6 +1,7 @@
 import { riskOf } from '../inspect/layers/decision.js';
-import type { Flag, Verdict } from '../inspect/types.js';
-import { addSpan, entryOf, keepsEnough, MAX_ROUNDS, render, segmentSpanOf, type QuarantineEntry, type RemovedRange } from './quarantine.js';
+import { redact } from '../inspect/redact.js';
+import type { Flag, Span, Verdict } from '../inspect/types.js';
+import { addSpan, entryOf, keepsEnough, LINK_MARKER, MAX_ROUNDS, render, segmentSpanOf, type QuarantineEntry, type RemovedRange } from './quarantine.js';
 
 /**
  * The quarantine's rounds over blocked tool results (quarantine.ts): cut the segment judge's span, judge the rewritten
@@ -31,20 +32,36 @@ export function quarantineFlags(entry: QuarantineEntry): Flag[] {
   ];
 }
 
+const blocking = (f: Flag): boolean => riskOf(f.score) === 'HIGH' || riskOf(f.score) === 'BLOCK';
+
 /**
  * Whether the only thing still blocking a rewrite is the statistical model's reading of the whole rest: no segment,
  * pattern, structure, credential or URL finding at HIGH or above. A phishing mail or a suspicious diff the user asked
  * to have reviewed reads as an injection to the model all through, once its order to the assistant is cut.
  */
 export function blockedByModelOnly(verdict: Pick<Verdict, 'flags'>): boolean {
-  const blocking = verdict.flags.filter((f) => riskOf(f.score) === 'HIGH' || riskOf(f.score) === 'BLOCK');
-  return blocking.length > 0 && blocking.every((f) => f.layer === 'semantic' && f.type === 'indirect_injection' && (f.detail ?? '').startsWith('model probability'));
+  const blockers = verdict.flags.filter(blocking);
+  return blockers.length > 0 && blockers.every((f) => f.layer === 'semantic' && f.type === 'indirect_injection' && (f.detail ?? '').startsWith('model probability'));
 }
 
 /**
- * `contained`: the tenant's flow policy holds the result as untrusted (no call can carry its values out unchosen). Then a
- * rewrite from which at least one segment addressed to the assistant was cut, and that only the statistical model still
- * blocks, is forwarded with a `model_only_remainder` flag (quarantine.ts keeps the ranges; the flow policy the rest).
+ * The next range to cut: the segment judge's span; in a contained result, once no segment is left, a phishing link
+ * lure that still blocks it (the phishing mail the user asked to have reported keeps its words, not its link).
+ */
+function nextCut(verdict: Verdict, contained: boolean): (Span & { reason: string; marker?: string }) | undefined {
+  const segment = segmentSpanOf(verdict);
+  if (segment || !contained) return segment;
+  // A lure (phishing_url), not a link that carries data out: that one names what it would leak and stays refused.
+  const link = verdict.flags.find((f) => f.layer === 'phishing' && f.type === 'phishing_url' && f.span && blocking(f));
+  return link?.span ? { start: link.span.start, end: link.span.end, reason: `link:${link.type.slice(0, 40)}`, marker: LINK_MARKER } : undefined;
+}
+
+/**
+ * `contained`: the tenant's flow policy holds the result as untrusted (no call can carry its values out unchosen). Then
+ * blocking phishing links are cut too, a cut may leave less than MIN_KEPT_SHARE (a short comment that is mostly its
+ * order to the assistant is still what the user asked to moderate), and a rewrite from which at least one segment
+ * was cut and that only the statistical model still blocks is forwarded with a `model_only_remainder` flag, its
+ * personal data redacted (quarantine.ts keeps the ranges; the flow policy the rest).
  */
 export async function quarantineResults(blocked: readonly Blocked[], rejudge: Rejudge, { contained = false }: { contained?: boolean } = {}): Promise<Settled[]> {
   const state = blocked.map((b) => ({ ranges: [] as RemovedRange[], verdict: b.verdict, failed: false }));
@@ -52,9 +69,9 @@ export async function quarantineResults(blocked: readonly Blocked[], rejudge: Re
     const pending: number[] = [];
     state.forEach((s, i) => {
       if (s.failed || s.verdict.action !== 'block') return;
-      const span = segmentSpanOf(s.verdict);
-      const ranges = span && addSpan(blocked[i].content, s.ranges, span, span.reason);
-      if (!ranges || !keepsEnough(blocked[i].content, ranges)) {
+      const span = nextCut(s.verdict, contained);
+      const ranges = span && addSpan(blocked[i].content, s.ranges, span, span.reason, span.marker);
+      if (!ranges || !(contained || keepsEnough(blocked[i].content, ranges))) {
         s.failed = true;
         return;
       }
@@ -68,12 +85,15 @@ export async function quarantineResults(blocked: readonly Blocked[], rejudge: Re
   }
   return state.map((s, i) => {
     if (s.ranges.length === 0) return { quarantined: false };
-    const remainder = s.verdict.action === 'block' && contained && s.verdict.secrets.length === 0 && !segmentSpanOf(s.verdict) && blockedByModelOnly(s.verdict);
+    // Only once a segment addressed to the assistant was cut: a link cut alone does not explain the model's reading.
+    const segmentCut = s.ranges.some((r) => r.marker === undefined);
+    const remainder = s.verdict.action === 'block' && contained && segmentCut && !nextCut(s.verdict, contained) && blockedByModelOnly(s.verdict);
     if ((s.failed && !remainder) || (s.verdict.action === 'block' && !remainder)) return { quarantined: false };
     const rendered = render(blocked[i].content, s.ranges);
     if (remainder) {
       const flag: Flag = { layer: 'quarantine' as Flag['layer'], type: 'model_only_remainder', score: 0.5, category: 'quarantined_result' };
-      return { quarantined: true, text: rendered, verdict: { ...s.verdict, flags: [...s.verdict.flags, flag] }, entry: entryOf(blocked[i].content, s.ranges, blocked[i].at) };
+      const text = s.verdict.secrets.length ? redact(rendered, s.verdict.secrets, []) : rendered;
+      return { quarantined: true, text, verdict: { ...s.verdict, flags: [...s.verdict.flags, flag] }, entry: entryOf(blocked[i].content, s.ranges, blocked[i].at) };
     }
     // A credential in what is left is redacted as in any result (the second judgement's redaction is of the rewrite).
     const text = s.verdict.action === 'redact' ? s.verdict.redacted_content : rendered;

@@ -12,6 +12,8 @@ import type { Flag, Span, Verdict } from '../inspect/types.js';
  */
 
 export const QUARANTINE_MARKER = '[Bastion removed text addressed to the assistant]';
+/** What stands for a phishing link cut from a result the flow policy contains: the model can still say a link was there. */
+export const LINK_MARKER = '[Bastion removed a suspicious link]';
 
 /** Rounds of cut-and-judge-again: an injection in more separate places than this is not confined. */
 export const MAX_ROUNDS = 3;
@@ -24,7 +26,11 @@ export const MIN_KEPT_SHARE = 0.4;
 /** One removed range, in the original text's offsets, with the segment judge's reason (its evidence names, no text). */
 export interface RemovedRange extends Span {
   reason: string;
+  /** The text that replaces it (QUARANTINE_MARKER unless said otherwise). */
+  marker?: string;
 }
+
+const markerOf = (r: Span & { marker?: string }): string => r.marker ?? QUARANTINE_MARKER;
 
 /** What the verdict reports of one quarantined result: where, how many segments, why, how long — never content. */
 export interface QuarantineEntry {
@@ -50,11 +56,11 @@ export function segmentSpanOf(verdict: Pick<Verdict, 'flags'>): (Span & { reason
 }
 
 /** The text with the ranges (sorted, disjoint, in the original's offsets) replaced by the marker. */
-export function render(original: string, ranges: readonly Span[]): string {
+export function render(original: string, ranges: readonly (Span & { marker?: string })[]): string {
   let out = '';
   let cursor = 0;
   for (const r of ranges) {
-    out += original.slice(cursor, r.start) + QUARANTINE_MARKER;
+    out += original.slice(cursor, r.start) + markerOf(r);
     cursor = r.end;
   }
   return out + original.slice(cursor);
@@ -64,31 +70,32 @@ export function render(original: string, ranges: readonly Span[]): string {
  * Maps a span of the rendered text back to the original and merges it into the ranges. Undefined when it cannot be
  * placed (out of bounds, empty): the caller fails closed.
  */
-export function addSpan(original: string, ranges: readonly RemovedRange[], span: Span, reason: string): RemovedRange[] | undefined {
+export function addSpan(original: string, ranges: readonly RemovedRange[], span: Span, reason: string, marker?: string): RemovedRange[] | undefined {
   const renderedLength = render(original, ranges).length;
   if (!Number.isInteger(span.start) || !Number.isInteger(span.end) || span.start < 0 || span.end > renderedLength || span.end <= span.start) return undefined;
   const start = toOriginal(ranges, span.start, 'start');
   const end = toOriginal(ranges, span.end, 'end');
   if (end <= start || end > original.length) return undefined;
   const merged: RemovedRange[] = [];
-  let added: RemovedRange = { start, end, reason };
+  let added: RemovedRange = { start, end, reason, ...(marker ? { marker } : {}) };
   for (const r of ranges) {
     if (r.end < added.start || r.start > added.end) merged.push(r);
-    else added = { start: Math.min(r.start, added.start), end: Math.max(r.end, added.end), reason: added.reason === r.reason ? r.reason : `${r.reason},${added.reason}` };
+    // A joined range stands for text addressed to the assistant as soon as one of its parts did.
+    else added = { start: Math.min(r.start, added.start), end: Math.max(r.end, added.end), reason: added.reason === r.reason ? r.reason : `${r.reason},${added.reason}`, ...(r.marker && added.marker ? { marker: added.marker } : {}) };
   }
   merged.push(added);
   return merged.sort((a, b) => a.start - b.start);
 }
 
 /** A position of the rendered text in the original: inside a marker, the start (or end) of the range it stands for. */
-function toOriginal(ranges: readonly Span[], pos: number, side: 'start' | 'end'): number {
+function toOriginal(ranges: readonly RemovedRange[], pos: number, side: 'start' | 'end'): number {
   let shift = 0; // rendered - original, up to the current point
   for (const r of ranges) {
     const markerStart = r.start + shift;
-    const markerEnd = markerStart + QUARANTINE_MARKER.length;
+    const markerEnd = markerStart + markerOf(r).length;
     if (pos <= markerStart) return pos - shift;
     if (pos < markerEnd) return side === 'start' ? r.start : r.end;
-    shift += QUARANTINE_MARKER.length - (r.end - r.start);
+    shift += markerOf(r).length - (r.end - r.start);
   }
   return pos - shift;
 }

@@ -33,12 +33,12 @@ t.test('guard points [B] and [A] on a real server', async (t) => {
     t.same(fine.content, [{ type: 'text', text: 'ran: 12 chars' }], 'an ordinary command runs');
   });
 
-  t.test('a result carrying an injection is withheld', async (t) => {
-    const err = await client.callTool({ name: 'ticket', arguments: { id: '4521' } }).catch((e: unknown) => e);
-    t.ok(err instanceof McpError);
-    t.equal((err as McpError).code, -32051);
-    t.match((err as McpError).data, { bastion: { action: 'block', stage: 'tool_result' } });
-    t.notMatch(JSON.stringify((err as McpError).data), /credentials|collect\.example/, 'the verdict carries no content');
+  t.test('a result carrying an injection reaches the agent without it: the order is cut', async (t) => {
+    const result = await client.callTool({ name: 'ticket', arguments: { id: '4521' } });
+    const text = (result.content as { text: string }[])[0].text;
+    t.equal(text, 'Ticket #4521: printer offline.\n\n[Bastion removed text addressed to the assistant]', 'the ticket stays, the order to the assistant is gone');
+    t.match(result._meta, { 'bastion/quarantine': [{ stage: 'tool_result', segments: 1 }] });
+    t.notMatch(JSON.stringify(result._meta), /credentials|collect\.example/, 'the verdict carries no content');
   });
 
   t.test('a credential in a result is redacted in place, the rest kept', async (t) => {
@@ -55,7 +55,6 @@ t.test('guard points [B] and [A] on a real server', async (t) => {
     const { metricsOf } = await import('../../../src/telemetry/metrics.js');
     const text = await metricsOf(gw.services).registry.metrics();
     t.match(text, /bastion_mcp_messages_total\{server="ops",method="tools\/call",outcome="blocked"\} 1/);
-    t.match(text, /bastion_mcp_messages_total\{server="ops",method="tools\/call",outcome="withheld"\} 1/);
-    t.match(text, /bastion_mcp_messages_total\{server="ops",method="tools\/call",outcome="redacted"\} 1/);
+    t.match(text, /bastion_mcp_messages_total\{server="ops",method="tools\/call",outcome="redacted"\} 2/, 'the quarantined ticket and the redacted credential');
   });
 });

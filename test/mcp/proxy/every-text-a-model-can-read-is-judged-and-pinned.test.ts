@@ -75,10 +75,12 @@ t.test('every text a model can read is judged, and what a client shows is pinned
     t.ok(third.tools.some((x) => x.name === 'meta'), 'meta reverted to what was approved: served again');
   });
 
-  t.test("an injection in a resource_link's name withholds the result", async (t) => {
-    const err = await client.callTool({ name: 'links', arguments: { which: 'injected-name' } }).catch((e: unknown) => e);
-    t.ok(err instanceof McpError);
-    t.equal((err as McpError).code, -32051);
+  t.test("an injection in a resource_link's name is judged: the name reaches the agent without it", async (t) => {
+    const result = await client.callTool({ name: 'links', arguments: { which: 'injected-name' } });
+    const [link] = result.content as { type: string; uri: string; name: string }[];
+    t.equal(link.uri, 'file:///srv/report.pdf', 'the link itself is kept');
+    t.notMatch(link.name, /credentials|collect\.example/, 'never the injected order');
+    t.match(link.name, /\[Bastion removed text addressed to the assistant\]/);
   });
 
   t.test("a link's uri that carries a credential out withholds the result", async (t) => {
