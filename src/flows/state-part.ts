@@ -8,6 +8,8 @@ import type { SeenSource, SourceKind } from './types.js';
  */
 
 export const PART_LIMITS = { sources: 64, hashes: 4096, calls: 256 } as const;
+/** Identifiers kept per call for the user's own records (state.ts). */
+export const MAX_ASKED = 16;
 
 export interface FlowStatePart {
   v: 1;
@@ -23,16 +25,21 @@ export interface FlowStatePart {
   echoed?: string[];
   /** Call ids whose arguments named someone else (a profile of another user): their results are not the user's own. */
   others?: string[];
+  /**
+   * [call id, [[hash of an identifier its arguments passed, hash of its own-record key], …]]: a record the user's own
+   * accounts tool returns for that call later (another request, another replica) makes those identifiers the user's.
+   */
+  asked?: [string, [string, string][]][];
   /** [call id, tool name]: a later request may carry only the call id of a result. */
   calls: [string, string][];
   untrusted_seen: boolean;
   private_seen: boolean;
 }
 
-export const emptyPart = (): FlowStatePart => ({ v: 1, sources: [], untrusted: [], trusted: [], named: [], own: [], echoed: [], others: [], calls: [], untrusted_seen: false, private_seen: false });
+export const emptyPart = (): FlowStatePart => ({ v: 1, sources: [], untrusted: [], trusted: [], named: [], own: [], echoed: [], others: [], asked: [], calls: [], untrusted_seen: false, private_seen: false });
 
 export const isEmptyPart = (p: FlowStatePart): boolean =>
-  p.sources.length === 0 && p.named.length === 0 && p.calls.length === 0 && (p.own?.length ?? 0) === 0 && (p.echoed?.length ?? 0) === 0 && (p.others?.length ?? 0) === 0;
+  p.sources.length === 0 && p.named.length === 0 && p.calls.length === 0 && (p.own?.length ?? 0) === 0 && (p.echoed?.length ?? 0) === 0 && (p.others?.length ?? 0) === 0 && (p.asked?.length ?? 0) === 0;
 
 const KINDS = new Set<SourceKind>(['untrusted', 'private', 'internal']);
 const str = (v: unknown, max: number): string => {
@@ -63,9 +70,13 @@ export function parsePart(json: string): FlowStatePart {
     const [id, tool] = list(c, 2);
     return [str(id, 128), str(tool, 128)] as [string, string];
   });
-  // `own`, `echoed` and `others` were added later: a part written before them has none.
+  // `own`, `echoed`, `others` and `asked` were added later: a part written before them has none.
   const optional = (v: unknown) => (v === undefined ? [] : hashes(v));
-  return { v: 1, sources, untrusted, trusted: hashes(raw.trusted), named: hashes(raw.named), own: optional(raw.own), echoed: optional(raw.echoed), others: raw.others === undefined ? [] : list(raw.others, PART_LIMITS.calls).map((id) => str(id, 128)), calls, untrusted_seen: raw.untrusted_seen === true, private_seen: raw.private_seen === true };
+  const asked = raw.asked === undefined ? [] : list(raw.asked, PART_LIMITS.calls).map((a) => {
+    const [id, keys] = list(a, 2);
+    return [str(id, 128), list(keys, MAX_ASKED).map((k) => { const [h, own] = list(k, 2); return [str(h, 128), str(own, 128)] as [string, string]; })] as [string, [string, string][]];
+  });
+  return { v: 1, sources, untrusted, trusted: hashes(raw.trusted), named: hashes(raw.named), own: optional(raw.own), echoed: optional(raw.echoed), others: raw.others === undefined ? [] : list(raw.others, PART_LIMITS.calls).map((id) => str(id, 128)), asked, calls, untrusted_seen: raw.untrusted_seen === true, private_seen: raw.private_seen === true };
 }
 
 /**
@@ -85,6 +96,7 @@ export function joinParts(a: FlowStatePart, b: FlowStatePart): FlowStatePart {
     own: [...(a.own ?? []), ...(b.own ?? [])].slice(0, PART_LIMITS.hashes),
     echoed: [...(a.echoed ?? []), ...(b.echoed ?? [])].slice(0, PART_LIMITS.hashes),
     others: [...(a.others ?? []), ...(b.others ?? [])].slice(-PART_LIMITS.calls),
+    asked: [...(a.asked ?? []), ...(b.asked ?? [])].slice(-PART_LIMITS.calls),
     calls: [...a.calls, ...b.calls].slice(-PART_LIMITS.calls),
     untrusted_seen: a.untrusted_seen || b.untrusted_seen,
     private_seen: a.private_seen || b.private_seen,

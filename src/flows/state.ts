@@ -1,4 +1,4 @@
-import { emptyPart, isEmptyPart, PART_LIMITS, type FlowStatePart } from './state-part.js';
+import { emptyPart, isEmptyPart, MAX_ASKED, PART_LIMITS, type FlowStatePart } from './state-part.js';
 import { appHosts } from './boundary.js';
 import { argumentsNameSomeone, ownAccountsTool } from './labels.js';
 import { argumentKeys, namedKeys, valueKeys, type Hasher } from './values.js';
@@ -54,9 +54,9 @@ export class FlowState {
   readonly #echoed = new Set<string>();
   // Calls whose arguments named someone (a profile read for another user): their results are not the user's own.
   readonly #aboutOthers = new Set<string>();
-  // Identifiers each call of this process passed (hashes, not stored): the record an own-accounts tool returned for
-  // them is the user's own (a loan id and its schedule). A state read back from storage has none: fail closed.
-  readonly #callIds = new Map<string, string[]>();
+  // Identifiers each call passed, as [hash, hash of its own-record key]: the record an own-accounts tool returned for
+  // them is the user's own (a loan id and its schedule). Stored with the state, so a result in a later request counts.
+  readonly #callIds = new Map<string, [string, string][]>();
   // Texts read but not yet hashed, in the order they were added. Hashing every word of a conversation is most of what
   // reading it costs, and most answers carry no tool call that would be decided against it: the texts are kept (strings
   // are immutable, so what is hashed later is exactly what was read) and hashed on the first look at a value set.
@@ -129,6 +129,12 @@ export class FlowState {
     return true;
   }
 
+  #setAsked(callId: string, ids: [string, string][]): boolean {
+    if (this.#callIds.has(callId) || this.#callIds.size >= MAX_CALLS) return false;
+    this.#callIds.set(callId, ids.slice(0, MAX_ASKED));
+    return true;
+  }
+
   toolOf(callId: string | undefined): string | undefined {
     return callId === undefined ? undefined : this.calls.get(callId.slice(0, 128));
   }
@@ -192,6 +198,7 @@ export class FlowState {
     for (const h of part.echoed ?? []) if (this.#echoed.size < MAX_HASHES) this.#echoed.add(h);
     for (const [id, tool] of part.calls) this.#setCall(id, tool);
     for (const id of part.others ?? []) if (this.#aboutOthers.size < MAX_CALLS) this.#aboutOthers.add(id);
+    for (const [id, ids] of part.asked ?? []) this.#setAsked(id, ids);
     this.untrustedSeen ||= part.untrusted_seen;
     this.privateSeen ||= part.private_seen;
   }
@@ -214,6 +221,7 @@ export class FlowState {
     into(this.#own, other.own, changes && (changes.own ??= []));
     into(this.#trusted, other.trusted, changes?.trusted);
     into(this.#echoed, other.#echoed, changes && (changes.echoed ??= []));
+    for (const [id, ids] of other.#callIds) if (this.#setAsked(id, ids)) (changes && (changes.asked ??= []))?.push([id, ids]);
     const fresh = [...other.untrusted.keys()].filter((h) => !this.#untrusted.has(h));
     if (fresh.length > 0 || (other.untrustedSeen && !this.untrustedSeen)) {
       const source: SeenSource = { tool: label.slice(0, 128), kind: 'untrusted' };
@@ -266,13 +274,13 @@ export class FlowState {
       if (p.kind === undefined) {
         if (p.from === 'call') {
           // A full set of echoed values cannot say what a result echoes: from then on private results add nothing trusted.
-          const ids: string[] = [];
+          const ids: [string, string][] = [];
           for (const k of argumentKeys(p.text)) {
             const h = this.hash(k);
             into(this.#echoed, changes && (changes.echoed ??= []), h);
-            if (k.startsWith('id:') && ids.length < 16) ids.push(k);
+            if (k.startsWith('id:') && ids.length < MAX_ASKED) ids.push([h, this.hash(ownRecordKey(k))]);
           }
-          if (p.callId && ids.length > 0 && this.#callIds.size < MAX_CALLS) this.#callIds.set(p.callId, ids);
+          if (p.callId && ids.length > 0 && this.#setAsked(p.callId, ids)) (changes && (changes.asked ??= []))?.push([p.callId, ids]);
           continue;
         }
         for (const k of namedKeys(p.text)) into(this.#named, changes?.named, this.hash(k));
@@ -296,11 +304,10 @@ export class FlowState {
       // The identifiers the call asked the user's own records about, when a record came back and no untrusted result
       // carried them.
       if (p.ownAccounts && p.text.trim() && p.callId) {
-        for (const k of this.#callIds.get(p.callId) ?? []) {
-          const h = this.hash(k);
+        for (const [h, own] of this.#callIds.get(p.callId) ?? []) {
           if (this.#untrusted.has(h)) continue;
           into(this.#trusted, changes?.trusted, h);
-          into(this.#trusted, changes?.trusted, this.hash(ownRecordKey(k)));
+          into(this.#trusted, changes?.trusted, own);
         }
       }
     }
@@ -309,7 +316,7 @@ export class FlowState {
   /** Heap bytes the state holds, estimated on the large side (for caches bounded by bytes). */
   approxBytes(): number {
     const hashes = this.#untrusted.size + this.#trusted.size + this.#named.size + this.#own.size + this.#echoed.size;
-    return 256 + 2 * this.#pendingChars + 96 * hashes + 192 * (this.sources.length + this.calls.size);
+    return 256 + 2 * this.#pendingChars + 96 * hashes + 192 * (this.sources.length + this.calls.size + this.#callIds.size * MAX_ASKED);
   }
 
   toStored(): StoredFlowState {
@@ -322,6 +329,7 @@ export class FlowState {
       own: [...this.#own],
       echoed: [...this.#echoed],
       others: [...this.#aboutOthers],
+      asked: [...this.#callIds],
       calls: [...this.calls],
       untrusted_seen: this.untrustedSeen,
       private_seen: this.privateSeen,
@@ -339,6 +347,7 @@ export class FlowState {
     for (const h of (stored.own ?? []).slice(0, MAX_HASHES)) s.#own.add(String(h));
     for (const h of (stored.echoed ?? []).slice(0, MAX_HASHES)) s.#echoed.add(String(h));
     for (const id of (stored.others ?? []).slice(0, MAX_CALLS)) s.#aboutOthers.add(String(id));
+    for (const [id, ids] of (stored.asked ?? []).slice(0, MAX_CALLS)) if (Array.isArray(ids)) s.#setAsked(String(id), ids.map(([h, own]) => [String(h), String(own)] as [string, string]));
     for (const [id, tool] of (stored.calls ?? []).slice(0, MAX_CALLS)) s.calls.set(String(id), String(tool));
     s.untrustedSeen = stored.untrusted_seen === true;
     s.privateSeen = stored.private_seen === true;

@@ -83,3 +83,26 @@ t.test('a malformed or oversized part is refused', async (t) => {
   t.throws(() => parsePart(JSON.stringify({ v: 1, sources: [], untrusted: [], trusted: Array(MAX_HASHES + 1).fill('h'), named: [], calls: [] })));
   t.throws(() => parsePart('not json'));
 });
+
+t.test("a record of the user's own loan that arrives in a later request still makes the loan id theirs", async (t) => {
+  // Responses with previous_response_id, an MCP session on another replica: the call was read in one request, its
+  // result arrives in the next, after the state was stored and read back.
+  const pay = { tool: 'pay_loan_installment', arguments: JSON.stringify({ loan_id: 'loan_hip_01', from_account_id: 'acc_1', amount: 2340.15, currency: 'PLN' }) };
+  const first = new FlowState(hash);
+  first.trackChanges();
+  first.addNamed('Pay my mortgage instalment.');
+  first.addCall('c1', 'get_loan_schedule', JSON.stringify({ loan_id: 'loan_hip_01' }));
+  const stored = JSON.parse(JSON.stringify(first.toStored()));
+  const part = JSON.stringify(first.takeChanges());
+  for (const [how, later] of [
+    ['from a stored snapshot', FlowState.fromStored(hash, stored)],
+    ['from a stored part', (() => { const s = FlowState.fromStored(hash, new FlowState(hash).toStored()); s.applyPart(parsePart(part)); return s; })()],
+  ] as const) {
+    later.addResult('get_transactions', 'c0', 'untrusted', 'BLIK from unknown: hello');
+    later.addResult('get_loan_schedule', 'c1', 'private', 'Instalment 12/2026: 2 340,15 PLN');
+    t.same(decide(later, DEFAULT_FLOW_POLICY, hash, pay), { allowed: true }, how);
+  }
+  const stranger = FlowState.fromStored(hash, stored);
+  stranger.addResult('get_loan_schedule', 'c1', 'private', 'Instalment 12/2026: 2 340,15 PLN');
+  t.equal(decide(stranger, DEFAULT_FLOW_POLICY, hash, { ...pay, arguments: pay.arguments.replace('loan_hip_01', 'loan_evil_99') }).allowed, false, 'a loan id the call never asked about is not theirs');
+});
