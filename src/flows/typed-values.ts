@@ -48,12 +48,14 @@ export function isRawAccountFlag(flag: Flag): boolean {
   return flag.type === 'dangerous_effect' && flag.detail !== undefined && flag.detail.startsWith('payment_new_payee (') && flag.detail.endsWith(`): ${RAW_ACCOUNT_DETAIL}`);
 }
 
-/** The verdict with the raw-account payment finding waived when the flow state shows the details were chosen. */
-export function waiveRawAccountBlock<V extends CallVerdict>(verdict: V, content: string, state: FlowState, hash: Hasher, policy: DetectionPolicy): V {
-  if (verdict.action !== 'block' || verdict.ers?.shadow_banned || !verdict.flags.some(isRawAccountFlag)) return verdict;
-  if (verdict.secrets.length > 0 && policy.secretMode === 'block') return verdict;
-  const stillBlocks = verdict.flags.some((f) => {
-    if (isRawAccountFlag(f)) return false;
+/**
+ * Whether anything but the `waived` findings still blocks the call: a credential under secret_mode "block", an
+ * always-blocking type, or a finding the tenant's category actions or its risk make blocking.
+ */
+export function blocksBesides(verdict: CallVerdict, policy: DetectionPolicy, waived: (f: Flag) => boolean): boolean {
+  if (verdict.secrets.length > 0 && policy.secretMode === 'block') return true;
+  return verdict.flags.some((f) => {
+    if (waived(f)) return false;
     if (ALWAYS_BLOCK.has(f.type)) return true;
     if (REDACTION_LAYERS.has(f.layer)) return false;
     const risk = riskOf(f.score);
@@ -61,7 +63,12 @@ export function waiveRawAccountBlock<V extends CallVerdict>(verdict: V, content:
     if (action === 'flag' || risk === 'LOW') return false;
     return action === 'block' || action === 'redact' || risk === 'HIGH' || risk === 'BLOCK' || policy.strict;
   });
-  if (stillBlocks) return verdict;
+}
+
+/** The verdict with the raw-account payment finding waived when the flow state shows the details were chosen. */
+export function waiveRawAccountBlock<V extends CallVerdict>(verdict: V, content: string, state: FlowState, hash: Hasher, policy: DetectionPolicy): V {
+  if (verdict.action !== 'block' || verdict.ers?.shadow_banned || !verdict.flags.some(isRawAccountFlag)) return verdict;
+  if (blocksBesides(verdict, policy, isRawAccountFlag)) return verdict;
   const parsed = parseArguments(content);
   if (!isObject(parsed) && !Array.isArray(parsed)) return verdict;
   const raw = rawAccountValues(leavesOf(parsed));

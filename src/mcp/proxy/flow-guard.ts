@@ -3,6 +3,7 @@ import { textOf } from '../../flows/conversation.js';
 import { argumentsNameSomeone, resultKind } from '../../flows/labels.js';
 import { flowVerdict } from '../../proxy/flows/call-guard.js';
 import { countOutcome } from '../../screening/exchange.js';
+import { waiveMessageInside } from '../../flows/messages-inside.js';
 import { keepTypedValues, waiveRawAccountBlock, type CallVerdict } from '../../flows/typed-values.js';
 import { newFlowContext, type FlowContext } from '../../proxy/flows/context.js';
 import type { Services } from '../../services.js';
@@ -60,13 +61,16 @@ async function decisionFlows(ctx: RelayContext): Promise<FlowContext | undefined
 
 /**
  * The content judge's verdict on a call, corrected by what the session shows the user typed (src/flows/typed-values.ts:
- * a value the user gave is not redacted out of the call; a payment to raw account details they gave defers to flow).
+ * a value the user gave is not redacted out of the call; a payment to raw account details they gave defers to flow;
+ * src/flows/messages-inside.ts: a message to the people they named inside the organisation).
  */
-export async function mcpTypedCorrection<V extends CallVerdict>(ctx: RelayContext, verdict: V, content: string): Promise<V> {
+export async function mcpTypedCorrection<V extends CallVerdict>(ctx: RelayContext, verdict: V, content: string, tool: string, args: unknown): Promise<V> {
   if (verdict.action === 'allow') return verdict;
   const flows = await decisionFlows(ctx);
   if (!flows) return verdict;
-  return keepTypedValues(waiveRawAccountBlock(verdict, content, flows.state, flows.hash, flows.detection), content, flows.state, flows.hash);
+  const call = { tool, server: ctx.server.name, arguments: JSON.stringify(args ?? {}) };
+  const waived = waiveMessageInside(waiveRawAccountBlock(verdict, content, flows.state, flows.hash, flows.detection), content, call, flows);
+  return keepTypedValues(waived, content, flows.state, flows.hash);
 }
 
 /** Decides a tools/call by flow; returns the JSON-RPC refusal to answer, or undefined to forward it. */

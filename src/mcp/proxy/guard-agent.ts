@@ -41,7 +41,7 @@ export async function guardAgentMessage(ctx: RelayContext, message: Message): Pr
     const args = params.arguments ?? {};
     const content = JSON.stringify({ name: tool, arguments: JSON.stringify(args) });
     // What the user typed stays theirs (a phone number they gave is not redacted out of the call they asked for).
-    const verdict = await mcpTypedCorrection(ctx, (await ctx.inspect([{ content, kind: 'tool_call' }]))[0], content);
+    const verdict = await mcpTypedCorrection(ctx, (await ctx.inspect([{ content, kind: 'tool_call' }]))[0], content, tool, args);
     if (verdict.action === 'block') {
       ctx.count('tools/call', 'blocked', { tool, reason: 'dangerous_call', reasons: verdict.flags.map((f) => f.type).slice(0, 8) });
       return { refuse: verdictError(id, CODES.REFUSED, `Bastion refused this call: ${verdict.risk_level} risk (${verdict.flags.find((f) => f.score > 0)?.type ?? 'blocked'}).`, { ...summarise(verdict.request_id, [verdict], 'tool_calls'), reason: 'dangerous_call', tool }) };

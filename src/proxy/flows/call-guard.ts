@@ -1,6 +1,7 @@
 import canonicalize from 'canonicalize';
 import type { FastifyRequest } from 'fastify';
 import { decide, type FlowCall } from '../../flows/decide.js';
+import { waiveMessageInside } from '../../flows/messages-inside.js';
 import { keepTypedValues, waiveRawAccountBlock } from '../../flows/typed-values.js';
 import type { FlowRefusal } from '../../flows/types.js';
 import type { Judgement } from '../filter/judge.js';
@@ -41,8 +42,10 @@ export async function applyFlows(request: FastifyRequest, calls: readonly Judged
   if (!ctx) return judgements;
   const out: FlowJudgement[] = [...judgements];
   for (const [i, call] of calls.entries()) {
-    // What the user typed is theirs: a raw-account payment to details they gave, a value they wrote (typed-values.ts).
-    out[i] = keepTypedValues(waiveRawAccountBlock(out[i], call.arguments, ctx.state, ctx.hash, ctx.detection), call.arguments, ctx.state, ctx.hash);
+    // What the user typed is theirs: a raw-account payment to details they gave, a value they wrote (typed-values.ts),
+    // a message to the people they named inside the organisation (messages-inside.ts).
+    const waived = waiveMessageInside(waiveRawAccountBlock(out[i], call.arguments, ctx.state, ctx.hash, ctx.detection), call.arguments, call, ctx);
+    out[i] = keepTypedValues(waived, call.arguments, ctx.state, ctx.hash);
     if (out[i].action === 'block') continue;
     const verdict = await flowVerdict(request, ctx, call);
     if (!verdict) continue;
