@@ -41,9 +41,13 @@ function Quarantined({ summary }) {
   if (summary.error) return html`<${ErrorBox} error=${summary.error} />`;
   const q = summary.data?.quarantined;
   if (!q) return html`<p role="status">Loading…</p>`;
-  if (q.results === 0) return html`<p>No tool result was quarantined in the last ${summary.data.days} days.</p>`;
+  const turns = q.user_turns
+    ? html`<p><strong>${q.user_turns}</strong> typed request${q.user_turns === 1 ? '' : 's'} of users went on with a report instead of a refusal: only the statistical model read ${q.user_turns === 1 ? 'it' : 'them'} as an injection, and the flow policy decides what ${q.user_turns === 1 ? 'it sends' : 'they send'} out.</p>`
+    : null;
+  if (q.results === 0) return html`<p>No tool result was quarantined in the last ${summary.data.days} days.</p>${turns}`;
   const reasons = Object.entries(q.by_reason).sort((a, b) => b[1] - a[1]);
   return html`<p><strong>${q.results}</strong> tool result${q.results === 1 ? ' was' : 's were'} forwarded in the last ${summary.data.days} days with the text addressed to the assistant replaced by a marker (the text itself is never kept).</p>
+    ${turns}
     ${reasons.length
       ? html`<div class="table-wrap" tabindex="0" role="region" aria-label="Quarantined tool results by reason"><table class="text">
           <thead><tr><th scope="col">Why the segment was removed</th><th scope="col">Results</th></tr></thead>

@@ -6,12 +6,14 @@ import { metricsOf } from '../telemetry/metrics.js';
 import { judge, type Judgement } from './judge.js';
 import type { QuarantineEntry } from './quarantine.js';
 import { quarantineFlags, quarantineResults } from './quarantine-rounds.js';
+import { modelOnlyUserTurn, offersTools, USER_TURN_FLAG } from './user-turn.js';
 
 /**
  * The guard points' side of the quarantine (src/screening/quarantine.ts): given the texts of one request (or one MCP
  * result) and their first verdicts, decides whether every block can be quarantined. Only tool results are: a block
- * of the user's own words, of the app's, or of anything else keeps today's refusal, as does the tenant policy
- * `tool_result_injection: block`. Either every blocked text is quarantined or the caller blocks as before.
+ * of the app's words or of anything else keeps today's refusal, as does the tenant policy `tool_result_injection:
+ * block`; the user's own typed request in an agent conversation that only the statistical model objects to is
+ * reported instead, never rewritten (user-turn.ts). Either every block is settled so or the caller blocks as before.
  */
 
 export interface LocatedText {
@@ -40,14 +42,24 @@ export async function quarantineBlocked(
   verdicts: Judgement[],
   point: 'request' | 'mcp_result',
 ): Promise<Quarantined | undefined> {
-  const blocked = verdicts.flatMap((v, i) => (v.action === 'block' ? [i] : []));
-  if (blocked.length === 0) return { verdicts, rewrites: new Map(), entries: [] };
-  if (!blocked.every((i) => isToolResult(texts[i]))) return undefined;
+  const all = verdicts.flatMap((v, i) => (v.action === 'block' ? [i] : []));
+  if (all.length === 0) return { verdicts, rewrites: new Map(), entries: [] };
+  const blocked = all.filter((i) => isToolResult(texts[i]));
+  const turns = all.filter((i) => !isToolResult(texts[i]));
+  if (turns.length > 0 && (point !== 'request' || !offersTools(request.body))) return undefined;
   const { services } = request.server;
   const observe = (outcome: 'quarantined' | 'blocked', n: number) => {
     if (services.config.metricsEnabled && n > 0) metricsOf(services).quarantined.inc({ point, outcome }, n);
   };
   const policy = await tenantPolicies(services).get(tenantId);
+  // Containment stands when the flow policy is on and refuses (or holds for approval) rather than only flags.
+  const flows = policy.flows ?? DEFAULT_FLOW_POLICY;
+  const contained = flows.enabled && flows.action !== 'flag';
+  // The user's own words are never rewritten: a typed request only the model objects to is reported (user-turn.ts).
+  if (turns.length > 0 && !(contained && turns.every((i) => modelOnlyUserTurn(texts[i], verdicts[i], policy.categoryActions)))) return undefined;
+  const released = [...verdicts];
+  for (const i of turns) released[i] = { ...verdicts[i], allowed: true, action: 'allow', risk_level: 'MEDIUM', flags: [...verdicts[i].flags, USER_TURN_FLAG] };
+  if (blocked.length === 0) return { verdicts: released, rewrites: new Map(), entries: [] };
   // What stops a quarantined injection's calls is the flow policy (it still reads the result whole): with flows turned
   // off, the default is the refusal; an explicit `quarantine` is the tenant's choice.
   const mode = policy.toolResultInjection ?? (policy.flows?.enabled === false ? 'block' : 'quarantine');
@@ -56,9 +68,6 @@ export async function quarantineBlocked(
     return undefined;
   }
   const stage = point === 'request' ? 'request' : 'tool_result';
-  // Containment stands when the flow policy is on and refuses (or holds for approval) rather than only flags.
-  const flows = policy.flows ?? DEFAULT_FLOW_POLICY;
-  const contained = flows.enabled && flows.action !== 'flag';
   const settled = await quarantineResults(
     blocked.map((i) => ({ content: texts[i].content, verdict: verdicts[i], at: { stage, ...texts[i].at } })),
     async (contents) =>
@@ -76,7 +85,7 @@ export async function quarantineBlocked(
     observe('blocked', blocked.length);
     return undefined;
   }
-  const out: Quarantined = { verdicts: [...verdicts], rewrites: new Map(), entries: [] };
+  const out: Quarantined = { verdicts: released, rewrites: new Map(), entries: [] };
   blocked.forEach((i, k) => {
     const s = settled[k];
     if (!s.quarantined) return;

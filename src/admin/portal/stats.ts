@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { Type, type Static } from 'typebox';
 import { flagTotals } from '../../storage/daily-flags.js';
 import { dayRows, emptyCounts, utcDay, type DayCounts } from '../../storage/daily-stats.js';
+import { USER_TURN_CATEGORY } from '../../screening/user-turn.js';
 
 const DAY_MS = 86_400_000;
 const SUMMARY_DAYS = 30;
@@ -26,6 +27,7 @@ const Quarantined = Type.Object(
   {
     results: Type.Integer({ description: 'Tool results forwarded with the segments holding an injection replaced by a marker' }),
     by_reason: Type.Record(Type.String(), Type.Integer(), { description: "Quarantined results by the segment judge's reason (channel:evidence)" }),
+    user_turns: Type.Integer({ description: "Typed requests of the user in an agent conversation that only the statistical model read as an injection: forwarded, reported" }),
   },
   { description: 'Quarantined tool results (tenant policy tool_result_injection): counts and reasons, never content' },
 );
@@ -35,12 +37,14 @@ const Summary = Type.Object({ tenant_id: Type.String(), ...Range, ...countFields
 function quarantinedOf(flags: readonly { layer: string; category: string; count: number }[]): Static<typeof Quarantined> {
   const by_reason: Record<string, number> = {};
   let results = 0;
+  let user_turns = 0;
   for (const f of flags) {
     if (f.layer !== 'quarantine') continue;
     if (f.category === 'quarantined_result') results += f.count;
+    else if (f.category === USER_TURN_CATEGORY) user_turns += f.count;
     else by_reason[f.category] = f.count;
   }
-  return { results, by_reason };
+  return { results, by_reason, user_turns };
 }
 const Daily = Type.Object({ ...Range, series: Type.Array(Type.Object({ date: Type.String({ format: 'date' }), ...countFields })) });
 const Flags = Type.Object({
