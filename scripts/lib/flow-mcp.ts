@@ -72,7 +72,7 @@ export async function registerMcp(adminBase: string, key: string, name: string, 
  */
 async function sendModelTurn(proxyBase: string, key: string, link: string, s: Scenario, history: Obj[]): Promise<void> {
   const messages = [...(s.system ? [{ role: 'system', content: s.system }] : []), { role: 'user', content: s.task.user }, ...history];
-  const res = await fetch(`${proxyBase}/v1/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': key, 'bastion-flow-session': link }, body: JSON.stringify({ model: `scripted:${s.key}`, messages }) });
+  const res = await fetch(`${proxyBase}/v1/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': key, 'bastion-flow-session': link }, body: JSON.stringify({ model: `scripted:${s.key}`, messages, tools: s.tools.map((name) => ({ type: 'function', function: { name, parameters: { type: 'object' } } })) }) });
   if (res.status >= 500) throw new Error(`model turn: HTTP ${res.status}`);
   await res.arrayBuffer();
 }

@@ -56,15 +56,25 @@ interface Dialogue {
   answer(ids: string[], result: string): void;
 }
 
+/** The app's tools as each API declares a function tool (names only: the scripted model needs no schema). */
+const declared = (api: Api, names: string[]): Obj[] =>
+  names.map((name) => {
+    const parameters = { type: 'object', properties: {}, additionalProperties: true };
+    if (api === 'chat') return { type: 'function', function: { name, parameters } };
+    if (api === 'messages') return { name, input_schema: parameters };
+    return { type: 'function', name, parameters };
+  });
+
 function dialogue(api: Api, base: string, key: string, s: Scenario): Dialogue {
   const model = `scripted:${s.key}`;
   const server = s.task.steps.some((st) => st.server);
+  const functions = declared(api, s.tools);
   if (api === 'chat') {
     const messages: Obj[] = [...(s.system ? [{ role: 'system', content: s.system }] : []), { role: 'user', content: s.task.user }];
     let last: Obj = {};
     return {
       async send() {
-        const res = await post(`${base}/v1/chat/completions`, key, { model, messages }, api, s.stream);
+        const res = await post(`${base}/v1/chat/completions`, key, { model, messages, tools: functions }, api, s.stream);
         last = (((res.body.choices as Obj[] | undefined)?.[0]?.message as Obj) ?? {});
         const calls = (last.tool_calls as Obj[] | undefined) ?? [];
         return { why: res.why, released: calls.map((c) => ({ id: String(c.id), name: String((c.function as Obj).name), arguments: parse((c.function as Obj).arguments) })) };
@@ -77,7 +87,7 @@ function dialogue(api: Api, base: string, key: string, s: Scenario): Dialogue {
   }
   if (api === 'messages') {
     const messages: Obj[] = [{ role: 'user', content: s.task.user }];
-    const tools = server ? { tools: [{ type: 'web_fetch_20250910', name: 'web_fetch', max_uses: 5 }, { type: 'web_search_20250305', name: 'web_search', max_uses: 5 }] } : {};
+    const tools = { tools: [...functions, ...(server ? [{ type: 'web_fetch_20250910', name: 'web_fetch', max_uses: 5 }, { type: 'web_search_20250305', name: 'web_search', max_uses: 5 }] : [])] };
     let last: Obj[] = [];
     return {
       async send() {
@@ -93,7 +103,7 @@ function dialogue(api: Api, base: string, key: string, s: Scenario): Dialogue {
   }
   let previous: string | undefined;
   let input: unknown = s.task.user;
-  const tools = server ? { tools: [{ type: 'web_search' }] } : {};
+  const tools = { tools: [...functions, ...(server ? [{ type: 'web_search' }] : [])] };
   return {
     async send() {
       const res = await post(`${base}/v1/responses`, key, { model, input, ...(s.system ? { instructions: s.system } : {}), ...tools, ...(previous ? { previous_response_id: previous } : {}) }, api, s.stream);

@@ -77,6 +77,8 @@ export interface Scenario {
   /** Index of the step whose result carries the injection. */
   injectedStep?: number;
   results: string[];
+  /** The app's own tools (every tool its tasks, goals and attack forms call, server-side ones aside): offered on every request, as an agent app does. */
+  tools: string[];
   /** Sent with `stream: true` (a quarter of all scenarios, chosen by the key's hash). */
   stream: boolean;
 }
@@ -95,10 +97,24 @@ export function loadSuites(only?: string): Suite[] {
     .filter((s) => !only || s.suite === only);
 }
 
+/** The app's own tools: every name its tasks, goals and attack forms call, server-side tools aside. */
+export function appTools(suite: Suite): string[] {
+  const names = new Set<string>();
+  const add = (steps: Step[], calls: ToolCall[]) => {
+    for (const st of steps) if (!st.server) names.add(st.call.name);
+    for (const c of calls) names.add(c.name);
+  };
+  for (const t of suite.tasks) add(t.steps, t.final);
+  for (const i of suite.injections) add([], i.calls);
+  for (const a of suite.attacks ?? []) add(a.steps, a.calls);
+  return [...names].sort();
+}
+
 export function scenarios(suite: Suite): Scenario[] {
   const out: Scenario[] = [];
+  const tools = appTools(suite);
   const make = (key: string, task: Task, group: string, results: string[], extra: Partial<Scenario> = {}): Scenario => ({
-    key, suite: suite.suite, group, system: task.system ?? suite.system, task, results, stream: streamed(key), ...extra,
+    key, suite: suite.suite, group, system: task.system ?? suite.system, task, results, tools, stream: streamed(key), ...extra,
   });
   for (const task of suite.tasks) {
     const group = task.class ?? 'ordinary';

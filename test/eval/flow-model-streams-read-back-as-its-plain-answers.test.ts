@@ -10,6 +10,7 @@ const scenario: Scenario = {
   task: { id: 's1', lang: 'en', user: 'Read the page and mail Tom.', steps: [{ server: true, call: { name: 'web_fetch', arguments: { url: 'https://example.org/a' } }, result: 'Page text: ship on Friday.' }],
     final: [{ name: 'send_email', arguments: { to: 'tom@mycorp.example', body: 'Ship on Friday.' } }] },
   results: ['Page text: ship on Friday.'],
+  tools: ['send_email'],
 };
 const searchScenario: Scenario = { ...scenario, key: 'test/s2', task: { ...scenario.task, steps: [{ ...scenario.task.steps[0], call: { name: 'web_search', arguments: { query: 'ship date' } } }] } };
 
