@@ -2,6 +2,7 @@ import t from 'tap';
 import { fakeUpstream, completion, sendJson } from '../helpers/fake-upstream.js';
 import { startTestGateway } from '../helpers/gateway.js';
 import { call } from '../helpers/http.js';
+import { refuseInjectedResults } from '../helpers/tenant-policy.js';
 
 const ADMIN_KEY = 'test-admin-key-0123456789abcdef';
 // Ordinary application system prompts (written for this test, not taken from the eval sets).
@@ -29,6 +30,8 @@ t.test('provenance: the app\'s own system messages are configuration, user and t
   let key = '';
   t.beforeEach(async () => {
     key = await gw.key(`prov-${++tenants}`, { rate: 1000, plan: 'startup' });
+    // How each provenance is judged is the point: an injected result refuses here rather than being quarantined.
+    await refuseInjectedResults(gw.services, `prov-${tenants}`);
   });
   const chat = (messages: Record<string, unknown>[]) =>
     call(`${gw.proxyUrl}/v1/chat/completions`, { headers: { 'x-api-key': key }, body: { model: 'gpt-4o-mini', messages } }).then((r) => r.json<Completion>());

@@ -2,6 +2,7 @@ import OpenAI from 'openai';
 import t from 'tap';
 import { fakeUpstream, chunk, completion, sendJson, sendStream, toolCallDeltas } from '../helpers/fake-upstream.js';
 import { startTestGateway } from '../helpers/gateway.js';
+import { refuseInjectedResults } from '../helpers/tenant-policy.js';
 
 const AWS_KEY = 'AKIAZ7QW3R5T6Y7U8I9O';
 
@@ -9,6 +10,8 @@ t.test('an app using the official openai SDK works unchanged through Bastion', a
   const upstream = await fakeUpstream(t);
   const gw = await startTestGateway(t, { config: { upstreamBaseUrl: upstream.url } });
   const key = await gw.key('acme', { rate: 1000 });
+  // The refusal's shape through the SDK is what these cases check; quarantine (the default) has its own tests.
+  await refuseInjectedResults(gw.services, 'acme');
   // The app keeps its own upstream key in Authorization; the Bastion key rides in X-API-Key.
   const client = new OpenAI({ apiKey: 'sk-app-upstream-key', baseURL: `${gw.proxyUrl}/v1`, defaultHeaders: { 'X-API-Key': key }, maxRetries: 0 });
 
