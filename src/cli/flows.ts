@@ -3,6 +3,7 @@ import type { Config } from '../config/schema.js';
 import { APPROVAL_TTL_MS } from '../proxy/flows/call-guard.js';
 import { getFlowDecision, listFlowDecisions, settleApproval } from '../storage/flows.js';
 import { migrate, openStorage } from '../storage/database.js';
+import { masterKeyOf } from './quickstart-master-key.js';
 import { TENANT_ID, parse } from './args.js';
 import { UsageError } from './usage-error.js';
 
@@ -13,7 +14,8 @@ const STATUSES = new Set(['refused', 'flagged', 'pending', 'approved', 'denied',
  * `bastion flows approvals …`: agent flow decisions from the command line (the operator's view of any tenant). Lists
  * a tenant's decisions (default: the calls waiting for approval), shows one with what it would do in plain words, and
  * approves or denies one; the app's next identical call is released once after an approval. Prints JSON: metadata,
- * and for a call waiting for approval where its data would go (opened with the master key, never logged).
+ * and for a call waiting for approval where its data would go (opened with the master key, never logged): the one
+ * BASTION_MASTER_KEY sets, or on `npm start`'s data the one the quickstart keeps beside the database.
  */
 export async function flowsCommand(config: Config, argv: string[]): Promise<number> {
   const [group, sub, ...rest] = argv;
@@ -21,7 +23,8 @@ export async function flowsCommand(config: Config, argv: string[]): Promise<numb
   const { values, positionals } = parse(rest, { tenant: { type: 'string' }, status: { type: 'string' }, limit: { type: 'string' } });
   const tenant = values.tenant as string | undefined;
   if (!tenant || !TENANT_ID.test(tenant)) throw new UsageError(FLOWS_USAGE);
-  const storage = openStorage(config.databaseUrl, { masterKey: config.masterKey });
+  const masterKey = masterKeyOf(config);
+  const storage = openStorage(config.databaseUrl, { masterKey });
   const print = (value: unknown) => process.stdout.write(JSON.stringify(value, null, 2) + '\n');
   try {
     await migrate(storage);
@@ -29,7 +32,7 @@ export async function flowsCommand(config: Config, argv: string[]): Promise<numb
       const status = (values.status as string | undefined) ?? 'pending';
       const limit = Number(values.limit ?? 100);
       if (!STATUSES.has(status) || !Number.isInteger(limit) || limit < 1 || limit > 500) throw new UsageError(FLOWS_USAGE);
-      print((await listFlowDecisions(storage.db, tenant, { status, limit })).map((row) => wireDecision(row, config.masterKey)));
+      print((await listFlowDecisions(storage.db, tenant, { status, limit })).map((row) => wireDecision(row, masterKey)));
       return 0;
     }
     const id = positionals[0];
@@ -40,7 +43,7 @@ export async function flowsCommand(config: Config, argv: string[]): Promise<numb
         process.stderr.write(`bastion: ${id} is not a live decision of this tenant\n`);
         return 1;
       }
-      print(wireDecision(row, config.masterKey));
+      print(wireDecision(row, masterKey));
       return 0;
     }
     if (sub === 'approve' || sub === 'deny') {
@@ -50,7 +53,7 @@ export async function flowsCommand(config: Config, argv: string[]): Promise<numb
         process.stderr.write(`bastion: ${id} is ${settled ? `not pending (${settled.row.status})` : 'not a live decision of this tenant'}\n`);
         return 1;
       }
-      print(wireDecision(settled.row, config.masterKey));
+      print(wireDecision(settled.row, masterKey));
       return 0;
     }
     throw new UsageError(FLOWS_USAGE);

@@ -33,7 +33,8 @@ const USAGE = `Usage: bastion <command>
   flows approvals list --tenant ID [--status S] [--limit N]
                                                agent flow decisions (default: calls waiting for approval)
   flows approvals show ID --tenant ID          one decision in plain words, with where a withheld call's
-                                               data would go (needs BASTION_MASTER_KEY)
+                                               data would go (needs BASTION_MASTER_KEY, or npm start's
+                                               data/master.key)
   flows approvals approve|deny ID --tenant ID  release the withheld call once on its retry, or refuse it
   rules list [--tenant ID] [--status S] [--limit N]
                                                evolved rules (JSON); --tenant: those in force for a tenant,

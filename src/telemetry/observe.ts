@@ -29,6 +29,13 @@ export function registerRequestMetrics(app: FastifyInstance, listener: 'proxy' |
   const known = metricsOf(app.services);
   for (const code of FAIL_CLOSED.values()) known.failClosed.inc({ code }, 0);
   if (!known.tenantLabel) for (const reason of ['rate_limited', 'quota_exceeded']) known.refusals.inc({ reason }, 0);
+  // The routes that call an upstream (every /v1 route and the MCP proxy), each with both upstream error codes.
+  if (listener === 'proxy') {
+    app.addHook('onRoute', ({ url }) => {
+      if (!url.startsWith('/v1/') && url !== '/mcp/servers/:name') return;
+      for (const code of UPSTREAM_CODES.values()) known.upstreamErrors.inc({ route: url, code }, 0);
+    });
+  }
   app.addHook('onResponse', (request, reply, done) => {
     const metrics = metricsOf(app.services);
     const route = request.is404 ? 'unmatched' : (request.routeOptions.url ?? 'unmatched');

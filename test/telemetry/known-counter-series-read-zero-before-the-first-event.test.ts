@@ -11,6 +11,10 @@ t.test('a fresh gateway serves 0 for every counter series whose labels are known
   for (const code of ['OVERLOADED', 'INSPECTION_TIMEOUT', 'INSPECTION_FAILED', 'LIMITER_UNAVAILABLE', 'STORAGE_UNAVAILABLE']) t.match(metrics, `bastion_fail_closed_total{code="${code}"} 0`);
   t.match(metrics, 'bastion_limit_refusals_total{reason="rate_limited"} 0');
   t.match(metrics, 'bastion_limit_refusals_total{reason="quota_exceeded"} 0');
+  for (const route of ['/v1/chat/completions', '/v1/responses', '/v1/messages', '/v1/embeddings', '/mcp/servers/:name']) {
+    for (const code of ['UPSTREAM_UNREACHABLE', 'UPSTREAM_TIMEOUT']) t.match(metrics, `bastion_upstream_errors_total{route="${route}",code="${code}"} 0`, `upstream errors of ${route}, ${code}`);
+  }
+  t.notMatch(metrics, /bastion_upstream_errors_total\{route="\/(filter|health|portal)/, 'only routes that call an upstream');
 
   // The zeros count nothing: one /filter block makes exactly one series 1.
   const key = await gw.key('acme');

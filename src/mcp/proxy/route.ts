@@ -16,8 +16,7 @@ import { LOCAL_SESSION, SessionBinder } from './session-binding.js';
 import { forgetSession, MAX_OPEN_PER_SESSION, sessionLedger } from './session-ledger.js';
 import { isStdioServer } from './wrap-route.js';
 import { McpUpstream, type UpstreamCall } from './upstream.js';
-import { ADDRESS_REFUSED_REASON, wasAddressRefused } from './upstream-lookup.js';
-import { checkUpstreamUrl } from './upstream-url.js';
+import { ADDRESS_REFUSED_REASON, refusedAsPrivate } from './upstream-lookup.js';
 import { postDescription, Params } from './route-schema.js';
 
 /** Requests whose answers are inspected: each counts one unit of the monthly quota, like a /filter call. */
@@ -142,8 +141,9 @@ export async function mcpProxyRoutes(app: FastifyInstance): Promise<void> {
     request.upstreamMs = performance.now() - started;
     if (answer instanceof Error) {
       // Nothing reached the agent yet: its open requests get JSON-RPC errors, a bare notification the catalogue 502/504.
-      // A server registered while private upstreams were allowed, on a gateway restarted without them: say so.
-      const refused = wasAddressRefused(answer) && checkUpstreamUrl(ctx.server.url, config.mcpPrivateUpstreams) === 'private';
+      // A loopback or private address (in the URL, or the one its name resolves to) on a gateway that does not allow
+      // them, e.g. a server registered while they were allowed, after a restart without it: say so.
+      const refused = refusedAsPrivate(answer);
       if (ctx.open.size === 0) throw refused ? new BastionError('MCP_UPSTREAM_ADDRESS_REFUSED') : answer;
       reply.hijack();
       const reason = refused ? ADDRESS_REFUSED_REASON : 'the MCP server could not be reached';

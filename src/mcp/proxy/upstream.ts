@@ -36,7 +36,8 @@ export class McpUpstream {
     const url = new URL(call.url);
     try {
       // An address written in the URL never goes through the lookup: it is checked here, under today's settings.
-      if (isIP(url.hostname.replace(/^\[|\]$/g, '')) !== 0 && resolvedAddressRefusal(url.hostname, this.config.mcpPrivateUpstreams)) throw addressRefused(url.hostname);
+      const refusal = isIP(url.hostname.replace(/^\[|\]$/g, '')) !== 0 ? resolvedAddressRefusal(url.hostname, this.config.mcpPrivateUpstreams) : undefined;
+      if (refusal) throw addressRefused(url.hostname, refusal);
       return await this.agent.request({
         origin: url.origin,
         path: url.pathname + url.search,

@@ -2,7 +2,7 @@ import { createServer } from 'node:http';
 import t from 'tap';
 import { loadConfig } from '../../../src/config/load.js';
 import { McpUpstream } from '../../../src/mcp/proxy/upstream.js';
-import { resolvedAddressRefusal, type Resolve } from '../../../src/mcp/proxy/upstream-lookup.js';
+import { refusedAsPrivate, resolvedAddressRefusal, type Resolve } from '../../../src/mcp/proxy/upstream-lookup.js';
 import { LOOPBACK, METADATA } from './ipv4-carrying-literals.js';
 
 // A name registered while it pointed somewhere public can later resolve to the gateway's own network (DNS rebinding):
@@ -43,6 +43,26 @@ t.test('the MCP proxy connects only to addresses a tenant may reach, as resolved
   t.equal(await send(open, 'rebind.example'), 200, 'with private upstreams allowed, the loopback server is reached');
   t.equal(await send(open, 'metadata.example'), 'BASTION_ERR_UPSTREAM_UNREACHABLE (refused)', 'the metadata address never is');
   t.equal(target.reached, 1);
+});
+
+// What the agent is told rests on why the send was refused: a loopback or private address (which the operator's
+// BASTION_MCP_PRIVATE_UPSTREAMS=true allows) is named as such, whether written in the URL or resolved from a host name
+// with dots (which registration cannot judge); a link-local or metadata address, which no setting allows, is not.
+t.test('a send refused for a loopback or private address says so, for a host name as for an address in the URL', async (t) => {
+  const strict = new McpUpstream(loadConfig({}, { mcpPrivateUpstreams: false }), resolve);
+  t.teardown(() => strict.close());
+  // Refused before any connection is made: the port is never dialled.
+  const failure = (host: string) =>
+    strict.send({ url: `http://${host}:9/mcp`, method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}', signal: AbortSignal.timeout(5000) }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+  for (const host of ['rebind.example', '127.0.0.1', '[::1]']) t.ok(refusedAsPrivate(await failure(host)), `${host}: refused as loopback or private`);
+  for (const host of ['metadata.example', '169.254.169.254', 'nowhere.example']) {
+    const err = await failure(host);
+    t.ok(err, `${host} fails`);
+    t.notOk(refusedAsPrivate(err), `${host}: not a refusal the setting would lift`);
+  }
 });
 
 // Addresses written in the URL (here IPv6 forms carrying an IPv4 address) never go through the lookup: they are checked on every send, under the settings of the day.
