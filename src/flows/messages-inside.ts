@@ -1,3 +1,4 @@
+import { isModelReading } from '../inspect/model-reading.js';
 import { redact } from '../inspect/redact.js';
 import type { Flag } from '../inspect/types.js';
 import { ownHost, policyBoundary } from './boundary.js';
@@ -29,8 +30,7 @@ export interface Correction {
 }
 
 const isLure = (f: Flag): boolean => f.layer === 'phishing' && f.type === 'phishing_url';
-const isModelReading = (f: Flag): boolean => f.layer === 'semantic' && f.type === 'dangerous_command' && (f.detail ?? '').startsWith('model probability');
-const waivable = (f: Flag): boolean => isLure(f) || isModelReading(f);
+const waivable = (f: Flag): boolean => isLure(f) || isModelReading(f, 'dangerous_command');
 
 /** `content`: what the judge read (its secrets' offsets are in it); `call`: the tool and its arguments. */
 export function waiveMessageInside<V extends CallVerdict>(verdict: V, content: string, call: FlowCall, c: Correction): V {

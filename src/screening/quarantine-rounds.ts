@@ -1,4 +1,5 @@
 import { riskOf } from '../inspect/layers/decision.js';
+import { isModelReading } from '../inspect/model-reading.js';
 import { redact } from '../inspect/redact.js';
 import type { Flag, Span, Verdict } from '../inspect/types.js';
 import { addSpan, entryOf, keepsEnough, LINK_MARKER, MAX_ROUNDS, render, segmentSpanOf, type QuarantineEntry, type RemovedRange } from './quarantine.js';
@@ -41,7 +42,7 @@ const blocking = (f: Flag): boolean => riskOf(f.score) === 'HIGH' || riskOf(f.sc
  */
 export function blockedByModelOnly(verdict: Pick<Verdict, 'flags'>): boolean {
   const blockers = verdict.flags.filter(blocking);
-  return blockers.length > 0 && blockers.every((f) => f.layer === 'semantic' && f.type === 'indirect_injection' && (f.detail ?? '').startsWith('model probability'));
+  return blockers.length > 0 && blockers.every((f) => isModelReading(f, 'indirect_injection'));
 }
 
 /**

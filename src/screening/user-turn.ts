@@ -1,4 +1,5 @@
 import { riskOf } from '../inspect/layers/decision.js';
+import { isModelReading } from '../inspect/model-reading.js';
 import type { Flag, Kind, Role, Verdict } from '../inspect/types.js';
 
 /**
@@ -16,7 +17,6 @@ import type { Flag, Kind, Role, Verdict } from '../inspect/types.js';
 export const MAX_TYPED_CHARS = 600;
 
 const blocking = (f: Flag): boolean => riskOf(f.score) === 'HIGH' || riskOf(f.score) === 'BLOCK';
-const isModelReading = (f: Flag): boolean => f.layer === 'semantic' && f.type === 'prompt_injection' && (f.detail ?? '').startsWith('model probability');
 
 export interface TurnText {
   content: string;
@@ -29,7 +29,7 @@ export function modelOnlyUserTurn(text: TurnText, verdict: Pick<Verdict, 'action
   if (text.role !== 'user' || (text.kind ?? 'prompt') !== 'prompt' || text.content.length > MAX_TYPED_CHARS) return false;
   if (verdict.action !== 'block' || categoryActions.injection === 'block') return false;
   const blockers = verdict.flags.filter(blocking);
-  return blockers.length > 0 && blockers.every(isModelReading);
+  return blockers.length > 0 && blockers.every((f) => isModelReading(f, 'prompt_injection'));
 }
 
 /** The summary counts released turns by this category (src/admin/portal/stats.ts). */

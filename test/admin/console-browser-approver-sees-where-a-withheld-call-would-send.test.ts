@@ -1,5 +1,4 @@
 import t from 'tap';
-import { z } from 'zod';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { gatewayTenantPlan } from '../../src/config/plans.js';
 import { tenantPolicies } from '../../src/policy/tenant-policies.js';
@@ -9,7 +8,7 @@ import { launchChromium, needsChromium } from '../helpers/browser.js';
 import { DETECTION_OFF } from '../helpers/flows.js';
 import { startTestGateway } from '../helpers/gateway.js';
 import { MASTER_KEY, PASSWORD, register } from '../helpers/portal.js';
-import { agent, register as registerServer, startUpstreamMcp } from '../mcp/proxy/helpers.js';
+import { agent, register as registerServer, startMailMcp } from '../mcp/proxy/helpers.js';
 
 const EMAIL = 'approver@example.com';
 const DROP = 'archive@mailbox-drop.example';
@@ -19,14 +18,8 @@ t.setTimeout(180_000);
 
 t.test('the Agent flows page shows the approver where a withheld MCP call would send its data, in plain words', needsChromium(), async (t) => {
   t.setTimeout(170_000);
-  const sent: string[] = [];
-  const mcp = await startUpstreamMcp(t, (server) => {
-    server.registerTool('read_inbox', { description: 'Reads the inbox.', inputSchema: {} }, async () => ({ content: [{ type: 'text', text: INBOX }] }));
-    server.registerTool('send_email', { description: 'Sends an e-mail.', inputSchema: { to: z.string(), body: z.string() } }, async ({ to }) => {
-      sent.push(to);
-      return { content: [{ type: 'text', text: 'sent' }] };
-    });
-  });
+  const mcp = await startMailMcp(t, INBOX);
+  const { sent } = mcp;
   const gw = await startTestGateway(t, { config: { masterKey: MASTER_KEY, mcpPrivateUpstreams: true } });
   const { tenant_id } = await register(gw.adminUrl, EMAIL);
   await changeEntitlements(gw.services.storage.db, tenant_id, () => gatewayTenantPlan('owner'));

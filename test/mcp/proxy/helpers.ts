@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
@@ -108,4 +109,17 @@ export async function proxiedAgent(t: Teardown, name: string, url: string) {
   const { client, transport } = await agent(gw, key, name);
   t.teardown(() => client.close());
   return { gw, key, client, transport };
+}
+
+/** An MCP mail server: `read_inbox` answers `inbox`, `send_email` records each recipient in `sent`. */
+export async function startMailMcp(t: Teardown, inbox: string): Promise<Upstream & { sent: string[] }> {
+  const sent: string[] = [];
+  const upstream = await startUpstreamMcp(t, (server) => {
+    server.registerTool('read_inbox', { description: 'Reads the inbox.', inputSchema: {} }, async () => ({ content: [{ type: 'text', text: inbox }] }));
+    server.registerTool('send_email', { description: 'Sends an e-mail.', inputSchema: { to: z.string(), body: z.string() } }, async ({ to }) => {
+      sent.push(to);
+      return { content: [{ type: 'text', text: 'sent' }] };
+    });
+  });
+  return Object.assign(upstream, { sent });
 }
