@@ -2,6 +2,7 @@ import { declaredInside, isPublicHost, ownHost, policyBoundary } from './boundar
 import { destinationUnits, type Unit } from './destinations.js';
 import { hostAndParents } from './kinds/host.js';
 import { ownSystemTool, sinkByLabel } from './labels.js';
+import type { CallFacts } from './call-facts.js';
 import { traceOf } from './exits.js';
 import { readCall, type ArgumentLeaf } from './sink.js';
 import { ownRecordKey, type FlowState } from './state.js';
@@ -29,6 +30,17 @@ export interface FlowCall {
   server?: string;
   /** The call's arguments as sent (a JSON text, or a command line). */
   arguments: string;
+  /**
+   * What an inspection thread read in the arguments (call-facts.ts). Needed once the decision reads the arguments
+   * (the conversation has seen untrusted content or private data, or a correction reads them); see `withFacts`.
+   */
+  facts?: CallFacts;
+}
+
+/** The call's facts; a caller that decides without them has skipped `withFacts` (a bug, never a pass). */
+export function factsOf(call: FlowCall): CallFacts {
+  if (!call.facts) throw new Error(`flow decision on ${call.tool} without the facts of its arguments`);
+  return call.facts;
 }
 
 const MAX_TAINTED_BY = 8;
@@ -39,7 +51,7 @@ export function decide(state: FlowState, policy: FlowPolicy, hash: Hasher, call:
   if (!policy.enabled || (!state.untrustedSeen && !state.privateSeen)) return { allowed: true };
   const byLabel = sinkByLabel(policy, call.tool, call.server);
   if (byLabel === 'internal') return { allowed: true };
-  const reading = readCall(call.arguments, call.tool, traceOf(state, hash));
+  const reading = readCall(call.arguments, call.tool, traceOf(state, hash), factsOf(call));
   const sink = byLabel ?? reading.sinkEffect;
   if (sink === undefined) return { allowed: true };
   const ownSystem = byLabel === undefined && ownSystemTool(policy, call.tool, call.server);

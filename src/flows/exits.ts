@@ -1,7 +1,8 @@
 import { getDomain } from 'tldts';
 import { words, type Leaf } from '../inspect/effects/args/leaves.js';
-import { networkTargets } from '../inspect/effects/shell/network.js';
 import { hostOf, isExternalHost } from '../inspect/effects/secret-refs.js';
+import type { CallFacts } from './call-facts.js';
+import { leafField } from './call-leaves.js';
 import type { FlowState } from './state.js';
 import { valueKeys, type Hasher } from './values.js';
 
@@ -127,8 +128,6 @@ const DNS_KEYS = new Set(['hostname', 'host', 'name', 'domain', 'fqdn', 'target'
 const CHANNEL_KEYS = new Set(['channel', 'channelid', 'channelname', 'room', 'roomid', 'chat', 'chatid', 'conversation', 'conversationid', 'user', 'userid', 'username', 'users', 'userids', 'handle', 'dm', 'member', 'memberid', 'recipientid', 'recipientname', 'peer']);
 const MESSAGE_KEYS = new Set(['text', 'message', 'body', 'content', 'blocks', 'attachments', 'markdown', 'html', 'msg', 'post']);
 
-const leafField = (l: Leaf) => l.path.join('.') || '(arguments)';
-
 interface ExitInput {
   tool: string;
   /** Every leaf of the arguments. */
@@ -136,23 +135,22 @@ interface ExitInput {
   /** The leaves outside prose fields (a message's body names no command that runs). */
   traced: Leaf[];
   trace: Trace;
+  /** The command lines' network targets, read on an inspection thread (call-facts.ts). */
+  targets: CallFacts['targets'];
 }
 
 /** The table: each row a way out, read from the call. */
 const EXITS: { way: string; read(call: ExitInput): ExitFound | undefined }[] = [
   {
     way: 'shell fetcher or DNS tool in a command line',
-    read: ({ traced, trace }) => {
-      for (const l of traced) {
-        if (typeof l.value !== 'string' || !/[a-z]/i.test(l.value) || l.value.length > 64 * 1024) continue;
-        for (const target of networkTargets(l.value)) {
-          if (target.kind === 'dns') {
-            const found = dnsExit(target.target, leafField(l), trace);
-            if (found) return found;
-          } else {
-            const effect = target.sendsData && isOutside(readHost(target.target) ?? { host: '', obfuscated: false }) ? 'http_with_data' : urlExit(target.target, trace);
-            if (effect) return { effect, destinations: [{ field: leafField(l), value: target.target }] };
-          }
+    read: ({ targets, trace }) => {
+      for (const target of targets) {
+        if (target.kind === 'dns') {
+          const found = dnsExit(target.target, target.field, trace);
+          if (found) return found;
+        } else {
+          const effect = target.sendsData && isOutside(readHost(target.target) ?? { host: '', obfuscated: false }) ? 'http_with_data' : urlExit(target.target, trace);
+          if (effect) return { effect, destinations: [{ field: target.field, value: target.target }] };
         }
       }
       return undefined;
@@ -201,9 +199,9 @@ const NOT_VISIBILITY = new Set(['type', 'role']);
 const PUBLIC = /^(?:public|public[-_ ]?read(?:[-_ ]?write)?|anyone(?:[-_ ]?with[-_ ]?(?:the[-_ ]?)?link)?|allusers|everyone|world|internet|unlisted)$/i;
 
 /** The first way out the call takes, by the table's order. */
-export function exitOf(tool: string, leaves: Leaf[], traced: Leaf[], trace: Trace): ExitFound | undefined {
+export function exitOf(tool: string, leaves: Leaf[], traced: Leaf[], trace: Trace, targets: CallFacts['targets']): ExitFound | undefined {
   for (const row of EXITS) {
-    const found = row.read({ tool, leaves, traced, trace });
+    const found = row.read({ tool, leaves, traced, trace, targets });
     if (found) return found;
   }
   return undefined;

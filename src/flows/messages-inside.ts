@@ -2,8 +2,9 @@ import { isModelReading } from '../inspect/model-reading.js';
 import { redact } from '../inspect/redact.js';
 import type { Flag } from '../inspect/types.js';
 import { ownHost, policyBoundary } from './boundary.js';
-import type { FlowCall } from './decide.js';
+import { factsOf, type FlowCall } from './decide.js';
 import { destinationUnits } from './destinations.js';
+import { NO_TRACE } from './exits.js';
 import { readCall } from './sink.js';
 import type { FlowState } from './state.js';
 import { blocksBesides, type CallVerdict, type DetectionPolicy } from './typed-values.js';
@@ -36,7 +37,7 @@ const waivable = (f: Flag): boolean => isLure(f) || isModelReading(f, 'dangerous
 export function waiveMessageInside<V extends CallVerdict>(verdict: V, content: string, call: FlowCall, c: Correction): V {
   if (verdict.action !== 'block' || verdict.ers?.shadow_banned || !verdict.flags.some(waivable)) return verdict;
   if (blocksBesides(verdict, c.detection, waivable)) return verdict;
-  const destinations = readCall(call.arguments, call.tool).destinations;
+  const destinations = readCall(call.arguments, call.tool, NO_TRACE, factsOf(call)).destinations;
   if (destinations.length === 0) return verdict;
   const boundary = policyBoundary(c.policy.ownDomains, c.allowDomains, c.policy.internalHosts);
   const typedInside = destinations.every((d) => {

@@ -1,10 +1,10 @@
 import flowConfig from '../../config/flow-labels.json' with { type: 'json' };
-import { judgeToolCall } from '../inspect/effects/judge.js';
-import { isObject, parseArguments } from '../inspect/effects/args/json.js';
-import { leavesOf, normKey, paymentWords, words, type Leaf } from '../inspect/effects/args/leaves.js';
+import { normKey, paymentWords, words, type Leaf } from '../inspect/effects/args/leaves.js';
 import { accountDomains, placeDomain } from '../inspect/effects/args/recipients.js';
 import { isExternalHost } from '../inspect/effects/secret-refs.js';
-import { exitOf, isOutside, NO_TRACE, readHost, urlExit, type Trace } from './exits.js';
+import type { CallFacts } from './call-facts.js';
+import { callLeaves } from './call-leaves.js';
+import { exitOf, isOutside, readHost, urlExit, type Trace } from './exits.js';
 
 /**
  * How a call's arguments send data out, read with the effect judge whatever the tool is called: a payment (an amount
@@ -16,9 +16,7 @@ import { exitOf, isOutside, NO_TRACE, readHost, urlExit, type Trace } from './ex
  * are what a sink sends, not where it goes: they are read by neither.
  */
 
-const FREE_TEXT: ReadonlySet<string> = new Set(flowConfig.freeTextKeys.map(normKey));
 const DESTINATION: ReadonlySet<string> = new Set([...flowConfig.destinationKeys.map(normKey), ...words.recipient, ...words.rawAccount, ...words.knownPayee]);
-const OUTBOUND_EFFECTS = /exfil|export|forward|payment|secret_exfiltration|public/;
 const EMAIL = /^[^\s@]{1,64}@[^\s@]{1,253}$/;
 const URLISH = /^(?:https?|ftp|wss?):\/\//i;
 const SHELL_SEND = /\b(?:curl|wget|http|httpie|nc|ncat|scp|rsync|sftp)\b[^|;&]*?(?:\s-d\b|\s--data|\s-F\b|\s--form|\s-T\b|\s--upload-file|\s-X\s*(?:POST|PUT|PATCH)|\s--post-data|\s--post-file|\s--body|@)[^|;&]*?((?:https?:\/\/)?[a-z0-9-]+(?:\.[a-z0-9-]+)+)/i;
@@ -38,25 +36,22 @@ export interface CallReading {
   amounts: ArgumentLeaf[];
 }
 
-const MAX_ARGS_TEXT = 256 * 1024;
-
-export function readCall(argumentsText: string, tool = '', trace: Trace = NO_TRACE): CallReading {
-  const text = argumentsText.length > MAX_ARGS_TEXT ? argumentsText.slice(0, MAX_ARGS_TEXT) : argumentsText;
-  const parsed = parseArguments(text);
-  const leaves: Leaf[] = isObject(parsed) || Array.isArray(parsed) ? leavesOf(parsed) : [{ path: [], key: '', value: text }];
-  const traced = leaves.filter((l) => !l.path.some((k) => FREE_TEXT.has(k)));
+/**
+ * `facts`: what the inspection thread read in the call (call-facts.ts: the effect judge's reading and the command
+ * lines' network targets); what the conversation has seen (`trace`) is applied to them here.
+ */
+export function readCall(argumentsText: string, tool: string, trace: Trace, facts: CallFacts): CallReading {
+  const { text, leaves, traced } = callLeaves(argumentsText);
   const values = traced.map((l) => ({ field: l.path.join('.') || '(arguments)', value: l.value }));
   const destinations = values.filter((l, i) => traced[i].path.some((k) => DESTINATION.has(k)) || (typeof l.value === 'string' && (EMAIL.test(l.value.trim()) || URLISH.test(l.value.trim()))));
   const amounts = values.filter((_, i) => traced[i].path.some((k) => words.amount.has(k)));
-  const exit = exitOf(tool, leaves, traced, trace);
+  const exit = exitOf(tool, leaves, traced, trace, facts.targets);
   for (const d of exit?.destinations ?? []) if (!destinations.some((x) => x.field === d.field && x.value === d.value)) destinations.push(d);
-  return { sinkEffect: sinkEffect(text, tool, leaves, destinations, trace) ?? exit?.effect, destinations, amounts };
+  return { sinkEffect: sinkEffect(text, facts, leaves, destinations, trace) ?? exit?.effect, destinations, amounts };
 }
 
-function sinkEffect(text: string, tool: string, leaves: Leaf[], destinations: ArgumentLeaf[], trace: Trace): string | undefined {
-  // The whole call (`{name, arguments}`): the effect judge reads the tool's name beside its arguments (update_payee).
-  const judged = judgeToolCall(tool ? JSON.stringify({ name: tool, arguments: text }) : text).find((f) => OUTBOUND_EFFECTS.test(f.effect));
-  if (judged) return judged.effect;
+function sinkEffect(text: string, facts: CallFacts, leaves: Leaf[], destinations: ArgumentLeaf[], trace: Trace): string | undefined {
+  if (facts.judged) return facts.judged;
   const amount = leaves.some((l) => l.path.some((k) => words.amount.has(k)) && (typeof l.value === 'number' ? l.value > 0 : /[1-9]/.test(String(l.value))));
   if (amount && (paymentWords.test(text.replace(/[_.-]/g, ' ')) || leaves.some((l) => l.path.some((k) => words.currency.has(k) || words.rawAccount.has(k))))) return 'payment';
   const own = accountDomains(leaves);

@@ -22,6 +22,8 @@ export const MEMORY_BUDGETS = {
   evolutionBudget: 2 * MB,
   /** Verdict cache admission: hashes of texts judged once (a text is cached from its second sighting). */
   verdictDoorkeeper: 4 * MB,
+  /** What an inspection thread read in tool calls' arguments for the flow decision (src/proxy/flows/read-calls.ts). */
+  callFacts: 2 * MB,
   /** MCP proxy: judged tool lists and each tool's verdict (findings only), and the pinned tools of each tenant's servers. */
   mcpDefinitionVerdicts: 8 * MB,
   mcpPins: 16 * MB,

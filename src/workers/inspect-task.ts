@@ -2,6 +2,8 @@ import { threadId } from 'node:worker_threads';
 import { workerData } from 'piscina';
 import type { ModelSettings } from '../models/folder.js';
 import type { LoadedModel } from '../models/runtime.js';
+import { readCallFacts, type CallFacts, type CallToRead } from '../flows/call-facts.js';
+import { GrammarNotLoaded, loadBashGrammar } from '../inspect/effects/shell/tree-sitter.js';
 import { inspect } from '../inspect/pipeline.js';
 import { LAYERS } from '../inspect/registry.js';
 import { compileRules, EMPTY_RULES, type CompiledRules } from '../inspect/rules/compile.js';
@@ -22,10 +24,13 @@ export interface InspectTask {
   rulesVersion?: number;
   /** The full rule set: sent only when this thread answered `stale` (or at warm-up). */
   rules?: ScopedRule[];
+  /** Tool calls whose arguments the flow decision reads (src/flows/call-facts.ts); answered as `facts`, no verdicts. */
+  readCalls?: CallToRead[];
 }
 
 export type InspectResult =
   | { verdicts: Verdict[]; threadId: number; rulesVersion: number }
+  | { facts: CallFacts[]; threadId: number; rulesVersion: number }
   | { stale: true; threadId: number; rulesVersion: number };
 
 interface ActiveSet {
@@ -91,6 +96,26 @@ function modelStage(): Promise<Stage> {
  * caller answers 5xx. With a model, the texts of the task that the cascade sends to it are scored in one batch.
  */
 export default function inspectTask(task: InspectTask): InspectResult | Promise<InspectResult> {
+  return withGrammar(() => runTask(task));
+}
+
+/**
+ * Runs `run`; if a text needed the bash grammar before this thread had loaded it, loads it and runs the task again
+ * from the start (the pipeline is pure: the second run judges exactly as a thread that had it from the start).
+ */
+function withGrammar<T>(run: () => T | Promise<T>): T | Promise<T> {
+  const retry = (err: unknown): Promise<T> => (err instanceof GrammarNotLoaded ? loadBashGrammar().then(run) : Promise.reject(err));
+  try {
+    const result = run();
+    return result instanceof Promise ? result.catch(retry) : result;
+  } catch (err) {
+    return retry(err);
+  }
+}
+
+function runTask(task: InspectTask): InspectResult | Promise<InspectResult> {
+  // The flow decision's reading of tool calls needs the bash grammar, which only these threads load.
+  if (task.readCalls) return { facts: task.readCalls.map((c) => readCallFacts(c.tool, c.arguments)), threadId, rulesVersion: active.version };
   if (task.rulesVersion !== undefined && task.rulesVersion !== active.version) {
     if (!task.rules) return { stale: true, threadId, rulesVersion: active.version };
     active = adopt(task.rulesVersion, task.rules);

@@ -4,6 +4,7 @@ import { BastionError } from '../errors.js';
 import type { DynamicRule, InspectionRequest, Verdict } from '../inspect/types.js';
 import { coalesce } from './coalesce.js';
 import { createDispatcher, type DispatchCounts } from './dispatch.js';
+import type { CallFacts, CallToRead } from '../flows/call-facts.js';
 import type { InspectResult, InspectTask } from './inspect-task.js';
 import type { ModelSettings } from '../models/folder.js';
 import type { SharedTables } from '../inspect/shared-tables.js';
@@ -39,6 +40,8 @@ export interface Inspector {
   setRules(snapshot: RuleSnapshot): void;
   /** Rule-set version each thread reported with its last answer (thread id → version): observability and tests. */
   ruleVersions(): ReadonlyMap<number, number>;
+  /** The facts of tool calls' arguments the flow decision reads (src/flows/call-facts.ts), read on a thread. */
+  readCalls(calls: CallToRead[], gone?: AbortSignal): Promise<CallFacts[]>;
   /** Resolves once every thread has loaded the pipeline, so the first request never pays for module loading. */
   warmUp(): Promise<void>;
   close(): Promise<void>;
@@ -46,7 +49,7 @@ export interface Inspector {
 
 /** The Piscina pool that runs the pipeline off the event loop (src/workers/inspect-task.ts). */
 /** See the pool's resourceLimits. */
-const WORKER_YOUNG_GENERATION_MB = 8;
+const WORKER_YOUNG_GENERATION_MB = 4;
 /** How long closing a pool with a model waits for tasks still running past their deadline. */
 const CLOSE_WAIT_MS = 10_000;
 
@@ -59,10 +62,12 @@ export function createInspectorPool(options: InspectorOptions): Inspector {
     idleTimeout: 60_000,
     // Pipeline work is CPU-bound: one task per thread at a time keeps latency predictable.
     concurrentTasksPerWorker: 1,
-    // An inspection's garbage is short-lived and small: an 8 MB young generation per thread (V8 otherwise lets it grow
-    // to 48 MB under load) keeps each worker's resident memory about 10 MB lower (npm run bench:proxy, RSS figures).
+    // An inspection's garbage is short-lived and small: a 4 MB young generation per thread (V8 otherwise lets it grow
+    // to 48 MB under load). Measured: 8 MB kept each thread ~10 MB below V8's own choice, 4 MB another 4-7 MB below
+    // that, with no measurable change in inspections per second (npm run bench:memory; docs/MEASUREMENTS.md, Memory).
     resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB },
-    ...(options.model || options.tables ? { workerData: { ...(options.model ? { model: options.model } : {}), ...(options.tables ? { tables: options.tables } : {}) } } : {}),
+    // `lazyGrammar`: a thread loads the bash grammar on the first text that needs it (src/inspect/effects/shell/tree-sitter.ts).
+    workerData: { lazyGrammar: true, ...(options.model ? { model: options.model } : {}), ...(options.tables ? { tables: options.tables } : {}) },
   });
   // Our own admission bound: Piscina hands tasks to busy threads, so its maxQueue does not cap waiting work.
   const capacity = threads + options.maxQueue;
@@ -106,7 +111,7 @@ export function createInspectorPool(options: InspectorOptions): Inspector {
       if (!Array.isArray(result) && 'stale' in result) result = await run({ requests, rulesVersion: rules.version, rules: rules.rules }, true, gone, since);
       // Test fixtures (and any legacy worker) answer a bare verdict array.
       if (Array.isArray(result)) return result;
-      if ('stale' in result) throw new Error('worker refused the current rule set');
+      if (!('verdicts' in result)) throw new Error('worker refused the current rule set');
       return result.verdicts;
     } catch (err) {
       throw poolError(err);
@@ -120,6 +125,20 @@ export function createInspectorPool(options: InspectorOptions): Inspector {
       inFlight++;
       try {
         return await coalesced(requests, gone);
+      } finally {
+        inFlight--;
+      }
+    },
+    async readCalls(calls, gone) {
+      if (calls.length === 0) return [];
+      if (inFlight >= capacity) throw new BastionError('OVERLOADED', { headers: { 'retry-after': '1' } });
+      inFlight++;
+      try {
+        const result = await run({ requests: [], readCalls: calls }, true, gone);
+        if (Array.isArray(result) || !('facts' in result) || result.facts.length !== calls.length) throw new Error('worker did not read the calls');
+        return result.facts;
+      } catch (err) {
+        throw poolError(err);
       } finally {
         inFlight--;
       }

@@ -1,6 +1,6 @@
 import t from 'tap';
 import { inspect } from '../../src/inspect/pipeline.js';
-import { waiveMessageInside } from '../../src/flows/messages-inside.js';
+import { waiveMessageInside } from '../helpers/flow-decide.js';
 import { DEFAULT_FLOW_POLICY } from '../../src/flows/types.js';
 import { hash, stateOf } from './helpers.js';
 

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import t from 'tap';
-import { decide } from '../../src/flows/decide.js';
+import { decide } from '../helpers/flow-decide.js';
 import { joinParts, parsePart } from '../../src/flows/state-part.js';
 import { FlowState, MAX_HASHES, MAX_SOURCES } from '../../src/flows/state.js';
 import { DEFAULT_FLOW_POLICY, type SourceKind } from '../../src/flows/types.js';

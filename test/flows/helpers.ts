@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { readChat } from '../../src/flows/conversation.js';
-import { decide } from '../../src/flows/decide.js';
+import { decide } from '../helpers/flow-decide.js';
 import { FlowState } from '../../src/flows/state.js';
 import { DEFAULT_FLOW_POLICY, type FlowDecision, type FlowPolicy } from '../../src/flows/types.js';
 import { hasher } from '../../src/flows/values.js';

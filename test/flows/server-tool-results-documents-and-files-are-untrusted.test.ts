@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import t from 'tap';
 import { readChat, readMessages, readResponsesInput } from '../../src/flows/conversation.js';
-import { decide } from '../../src/flows/decide.js';
+import { decide } from '../helpers/flow-decide.js';
 import { FlowState } from '../../src/flows/state.js';
 import { DEFAULT_FLOW_POLICY } from '../../src/flows/types.js';
 import { hasher } from '../../src/flows/values.js';

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import t from 'tap';
-import { decide } from '../../src/flows/decide.js';
+import { decide } from '../helpers/flow-decide.js';
 import { saveFlowState, loadFlowState } from '../../src/storage/flows.js';
 import { FlowState } from '../../src/flows/state.js';
 import { DEFAULT_FLOW_POLICY } from '../../src/flows/types.js';

@@ -6,6 +6,7 @@ import { countOutcome } from '../../screening/exchange.js';
 import { waiveMessageInside } from '../../flows/messages-inside.js';
 import { keepTypedValues, waiveRawAccountBlock, type CallVerdict } from '../../flows/typed-values.js';
 import { newFlowContext, type FlowContext } from '../../proxy/flows/context.js';
+import { withFacts } from '../../proxy/flows/read-calls.js';
 import type { Services } from '../../services.js';
 import type { RelayContext } from './context.js';
 import { linkedConversation, sessionStates as statesOf } from '../../proxy/flows/linked-sessions.js';
@@ -68,7 +69,7 @@ export async function mcpTypedCorrection<V extends CallVerdict>(ctx: RelayContex
   if (verdict.action === 'allow') return verdict;
   const flows = await decisionFlows(ctx);
   if (!flows) return verdict;
-  const call = { tool, server: ctx.server.name, arguments: JSON.stringify(args ?? {}) };
+  const [call] = await withFacts(ctx.request, flows.state, [{ tool, server: ctx.server.name, arguments: JSON.stringify(args ?? {}) }], () => true);
   const waived = waiveMessageInside(waiveRawAccountBlock(verdict, content, flows.state, flows.hash, flows.detection), content, call, flows);
   return keepTypedValues(waived, content, flows.state, flows.hash);
 }
@@ -77,7 +78,8 @@ export async function mcpTypedCorrection<V extends CallVerdict>(ctx: RelayContex
 export async function mcpFlowRefusal(ctx: RelayContext, id: string | number, tool: string, args: unknown): Promise<Message | undefined> {
   const flows = await decisionFlows(ctx);
   if (!flows) return undefined;
-  const verdict = await flowVerdict(ctx.request, flows, { tool, server: ctx.server.name, arguments: JSON.stringify(args ?? {}) });
+  const [call] = await withFacts(ctx.request, flows.state, [{ tool, server: ctx.server.name, arguments: JSON.stringify(args ?? {}) }], () => false);
+  const verdict = await flowVerdict(ctx.request, flows, call);
   if (!verdict) return undefined;
   if (verdict.status === 'flagged') {
     // Released: counted once as allowed by the caller; the flag is in the decision record and this metadata line.

@@ -9,6 +9,7 @@ import { countOutcome, type GuardPoint } from '../../screening/exchange.js';
 import { consumeApproval, findFlowDecision, recordFlowDecision } from '../../storage/flows.js';
 import { flowContext, type FlowContext } from './context.js';
 import { destinationsOf } from './destination-values.js';
+import { withFacts } from './read-calls.js';
 import { refusalText } from './refusal-words.js';
 
 /**
@@ -41,7 +42,8 @@ export async function applyFlows(request: FastifyRequest, calls: readonly Judged
   const ctx = flowContext(request);
   if (!ctx) return judgements;
   const out: FlowJudgement[] = [...judgements];
-  for (const [i, call] of calls.entries()) {
+  const read = await withFacts(request, ctx.state, calls, (i) => judgements[i].action === 'block');
+  for (const [i, call] of read.entries()) {
     // What the user typed is theirs: a raw-account payment to details they gave, a value they wrote (typed-values.ts),
     // a message to the people they named inside the organisation (messages-inside.ts).
     const waived = waiveMessageInside(waiveRawAccountBlock(out[i], call.arguments, ctx.state, ctx.hash, ctx.detection), call.arguments, call, ctx);

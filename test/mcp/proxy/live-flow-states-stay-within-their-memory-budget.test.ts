@@ -5,7 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import t from 'tap';
-import { decide } from '../../../src/flows/decide.js';
+import { decide } from '../../helpers/flow-decide.js';
 import { DEFAULT_FLOW_POLICY } from '../../../src/flows/types.js';
 import { hasher } from '../../../src/flows/values.js';
 import { SessionFlowStates } from '../../../src/mcp/proxy/flow-sessions.js';
