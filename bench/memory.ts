@@ -2,8 +2,10 @@
  * npm run bench:memory — the compiled gateway's resident memory (RSS of the whole process, all threads), each figure from
  * a fresh process: right after start (nothing served yet), after a 3 s /filter warm-up, and sampled every 250 ms under
  * BENCH_SECONDS of /filter load at c=50 with a new ~1 KB text per request (median and peak) — with two inspection
- * threads and with one (the difference is one thread's cost). With BENCH_BREAKDOWN=1 the gateway also reports its
- * main thread's heap and external memory (process.memoryUsage) after the load. No timed assertions: figures only.
+ * threads and with one (the difference is one thread's cost); BENCH_THREADS=4,2,1 picks the pool sizes. With
+ * BENCH_BREAKDOWN=1 the gateway also reports its main thread's heap and external memory (process.memoryUsage) and the
+ * process's resident memory by mapping (bench/lib/smaps.ts) at start and after the load. The gateway runs as the image
+ * does (two malloc arenas; BENCH_MALLOC_ARENA_MAX=0 for glibc's default). No timed assertions: figures only.
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,6 +14,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { sampled, startServer, type BenchServer } from './lib/child.js';
+import { residentByMapping } from './lib/smaps.js';
 import { benignCorpus, textOfSize } from './lib/inputs.js';
 import { percentile, round } from './lib/stats.js';
 
@@ -32,13 +35,13 @@ async function load(s: BenchServer, seconds: number): Promise<number> {
   return Math.round(result.requests.average);
 }
 
-/** The gateway's own process.memoryUsage() and heap spaces (main thread), when BENCH_BREAKDOWN=1. */
+/** The gateway's main-thread process.memoryUsage() and heap spaces, and the process's resident memory by mapping, when BENCH_BREAKDOWN=1. */
 async function breakdown(s: BenchServer, file: string): Promise<unknown> {
   if (process.env.BENCH_BREAKDOWN !== '1') return undefined;
   rmSync(file, { force: true });
   process.kill(s.pid, 'SIGUSR2');
   for (let i = 0; i < 30 && !existsSync(file); i++) await sleep(100);
-  return existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : undefined;
+  return existsSync(file) ? { ...JSON.parse(readFileSync(file, 'utf8')), resident_by_mapping: residentByMapping(s.pid) } : undefined;
 }
 
 
@@ -59,17 +62,22 @@ async function measure(workers: string) {
   s.close();
   return {
     at_start: round(started, 0), after_warm_up: round(warm, 0), under_load_median: round(percentile(rss, 50), 0), under_load_peak: round(Math.max(...rss), 0), filter_rps: rps,
-    ...(atStart ? { main_thread_mb: { at_start: atStart, after_load: afterLoad } } : {}),
+    ...(atStart ? { breakdown_mb: { at_start: atStart, after_load: afterLoad } } : {}),
   };
 }
 
-const two = await measure('2');
-const one = await measure('1');
+const threads = (process.env.BENCH_THREADS ?? '2,1').split(',').map((n) => n.trim()).filter(Boolean);
+const byThreads: Record<string, Awaited<ReturnType<typeof measure>>> = {};
+for (const n of threads) byThreads[n] = await measure(n);
 upstream.close();
+const name = (n: string) => (n === '1' ? 'one_worker' : n === '2' ? 'two_workers' : `${n}_workers`);
 const report = {
   date: new Date().toISOString(),
   load: `/filter, c=50, new ~1 KB text per request, ${SECONDS} s`,
-  rss_mb: { two_workers: two, one_worker: one, per_worker_after_warm_up: round(two.after_warm_up - one.after_warm_up, 0) },
+  rss_mb: {
+    ...Object.fromEntries(threads.map((n) => [name(n), byThreads[n]])),
+    ...(byThreads['1'] && byThreads['2'] ? { per_worker_after_warm_up: round(byThreads['2'].after_warm_up - byThreads['1'].after_warm_up, 0) } : {}),
+  },
 };
 process.stdout.write(JSON.stringify(report, null, 2) + '\n');
 process.exit(0);

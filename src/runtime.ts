@@ -23,6 +23,7 @@ import { migrate, openStorage } from './storage/database.js';
 import { ensureGatewayTenant } from './storage/tenants.js';
 import { DEFAULT_PLAN } from './config/plans.js';
 import { memoryErs, redisErs } from './ers/store.js';
+import { limitHeapGrowth } from './memory/heap-growth.js';
 import { createInspectorPool } from './workers/pool.js';
 import { buildSharedTables } from './workers/shared-tables-build.js';
 import { VerdictCache } from './workers/verdict-cache.js';
@@ -75,6 +76,7 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
   const model = config.model ? { model: config.model, modelDir: config.modelDir, label: config.modelLabel, threshold: config.modelThreshold } : undefined;
   // One copy of the lexicons' automata for all inspection threads: each thread then holds ~19 MB less, for ~30 MB held
   // once. Measured (bench:memory) it pays from two threads on (about even at two, ~40 MB less at four), not with one.
+  limitHeapGrowth(config.heapGrowthPercent);
   const threads = config.workers || availableParallelism();
   const tables = threads >= 2 ? await buildSharedTables() : undefined;
   if (threads >= 2 && !tables) logger.warn({ event: 'shared_tables_failed' }, 'inspection threads build their own lexicon tables');

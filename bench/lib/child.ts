@@ -53,6 +53,11 @@ export async function sampled<T>(server: BenchServer, samples: number[], work: (
 export async function startServer(args: string[], env: Record<string, string> = {}, nodeArgs: string[] = []): Promise<BenchServer> {
   // BENCH_SOURCE=tsx in the bench's own environment runs every gateway from the sources (e.g. a checkout of older code).
   const viaTsx = args[0] !== 'gateway' || (env.BENCH_SOURCE ?? process.env.BENCH_SOURCE) === 'tsx';
+  // BENCH_NODE_ARGS (space-separated) adds Node/V8 flags to every gateway process: e.g. a heap setting measured against the default.
+  if (args[0] === 'gateway' && process.env.BENCH_NODE_ARGS) nodeArgs = [...process.env.BENCH_NODE_ARGS.split(' ').filter(Boolean), ...nodeArgs];
+  // As the image and `npm start` run it (Dockerfile: two malloc arenas); BENCH_MALLOC_ARENA_MAX=0 measures glibc's default.
+  if (args[0] === 'gateway') env = { MALLOC_ARENA_MAX: process.env.BENCH_MALLOC_ARENA_MAX ?? '2', ...env };
+  if (env.MALLOC_ARENA_MAX === '0') env = Object.fromEntries(Object.entries(env).filter(([k]) => k !== 'MALLOC_ARENA_MAX'));
   const script = args[0] === 'gateway' ? ['bench/lib/gateway.mjs', ...args.slice(1)] : ['bench/lib/servers.ts', ...args];
   return startProcess([...nodeArgs, ...(viaTsx ? ['--import', 'tsx'] : []), ...script], env, (line) => JSON.parse(line) as Record<string, string>);
 }

@@ -26,6 +26,8 @@ const dir = mkdtempSync(join(tmpdir(), 'bastion-bench-'));
 const config = loadConfig({}, {
   host: '127.0.0.1', port: 0, adminPort: 0, databaseUrl: `sqlite:${join(dir, 'b.db')}`, allowUnauthenticated: true, logLevel: 'warn',
   upstreamBaseUrl: upstream, anthropicUpstreamBaseUrl: upstream, metricsEnabled: process.env.BENCH_METRICS !== '0', workers: Number(workers ?? 2),
+  // BENCH_HEAP_GROWTH=<percent>: the heap growth setting (BASTION_HEAP_GROWTH_PERCENT; 0 = V8's own choice), to compare.
+  ...(process.env.BENCH_HEAP_GROWTH !== undefined ? { heapGrowthPercent: Number(process.env.BENCH_HEAP_GROWTH) } : {}),
   ...(mcpUpstream ? { masterKey: Buffer.alloc(32, 9), mcpPrivateUpstreams: true } : {}),
 });
 const gw = await startGateway(config, new Writable({ write: (_c, _e, done) => done() }));

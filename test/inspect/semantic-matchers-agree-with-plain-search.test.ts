@@ -44,6 +44,22 @@ t.test('patterns that are suffixes or prefixes of each other all report', async 
   for (const text of ['ushers', 'ahishers', 'xyz', 'shshe', 'hhhh']) t.same(scanned(matcher, patterns.length, text), plainMatches(patterns, text), text);
 });
 
+t.test('a lexicon with more states than 16-bit cells can number matches exactly as a small one does', async (t) => {
+  // ~8,000 random 12-letter words: ~90,000 trie states, past the 65,535 that the compact table holds.
+  const random = mulberry32(23);
+  const word = () => Array.from({ length: 12 }, () => String.fromCharCode(97 + Math.floor(random() * 26))).join('');
+  const patterns = Array.from({ length: 8000 }, word);
+  const matcher = new AhoCorasick(patterns);
+  const texts = Array.from({ length: 60 }, (_, i) => `${word()} ${patterns[i * 131]} ${patterns[7999 - i].slice(3)} ${patterns[i * 7]}${patterns[i * 11]}`);
+  let matched = 0;
+  for (const text of texts) {
+    const expected = plainMatches(patterns, text);
+    matched += expected.length;
+    t.same(scanned(matcher, patterns.length, text), expected);
+  }
+  t.ok(matched >= 120, `the texts hold matches (${matched})`);
+});
+
 t.test('the sink keeps each bucket once, in first-seen order, past its initial capacity and across resets', async (t) => {
   const sink = new FeatureSink(18, 8);
   const random = mulberry32(11);
