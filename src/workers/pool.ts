@@ -41,7 +41,7 @@ export interface Inspector {
   /** Rule-set version each thread reported with its last answer (thread id → version): observability and tests. */
   ruleVersions(): ReadonlyMap<number, number>;
   /** The facts of tool calls' arguments the flow decision reads (src/flows/call-facts.ts), read on a thread. */
-  readCalls(calls: CallToRead[], gone?: AbortSignal): Promise<CallFacts[]>;
+  readCalls(calls: CallToRead[]): Promise<CallFacts[]>;
   /** Resolves once every thread has loaded the pipeline, so the first request never pays for module loading. */
   warmUp(): Promise<void>;
   close(): Promise<void>;
@@ -118,31 +118,29 @@ export function createInspectorPool(options: InspectorOptions): Inspector {
     }
   };
   const coalesced = coalesce(runTask, threads);
+  // Every task, inspection or call reading, counts against the admission bound while it waits or runs.
+  const admitted = async <T>(work: () => Promise<T>): Promise<T> => {
+    if (inFlight >= capacity) throw new BastionError('OVERLOADED', { headers: { 'retry-after': '1' } });
+    inFlight++;
+    try {
+      return await work();
+    } finally {
+      inFlight--;
+    }
+  };
+  const readCallsTask = async (calls: CallToRead[]): Promise<CallFacts[]> => {
+    try {
+      const result = await run({ requests: [], readCalls: calls }, true);
+      if (Array.isArray(result) || !('facts' in result) || result.facts.length !== calls.length) throw new Error('worker did not read the calls');
+      return result.facts;
+    } catch (err) {
+      throw poolError(err);
+    }
+  };
   return {
     threads,
-    async inspect(requests, gone) {
-      if (inFlight >= capacity) throw new BastionError('OVERLOADED', { headers: { 'retry-after': '1' } });
-      inFlight++;
-      try {
-        return await coalesced(requests, gone);
-      } finally {
-        inFlight--;
-      }
-    },
-    async readCalls(calls, gone) {
-      if (calls.length === 0) return [];
-      if (inFlight >= capacity) throw new BastionError('OVERLOADED', { headers: { 'retry-after': '1' } });
-      inFlight++;
-      try {
-        const result = await run({ requests: [], readCalls: calls }, true, gone);
-        if (Array.isArray(result) || !('facts' in result) || result.facts.length !== calls.length) throw new Error('worker did not read the calls');
-        return result.facts;
-      } catch (err) {
-        throw poolError(err);
-      } finally {
-        inFlight--;
-      }
-    },
+    inspect: (requests, gone) => admitted(() => coalesced(requests, gone)),
+    readCalls: async (calls) => (calls.length === 0 ? [] : admitted(() => readCallsTask(calls))),
     setRules(snapshot) {
       rules = snapshot;
     },
